@@ -1,0 +1,22 @@
+# FindNCCL: nccl.h and libnccl under NCCL_HOME, the CUDA toolkit, or the system.
+# Defines NCCL_FOUND, NCCL_INCLUDE_DIR, NCCL_LIBRARY, NCCL_VERSION and the header-only target NCCL::headers
+# (placebench loads libnccl.so.2 at run time; it never links it).
+set(_nccl_hints $ENV{NCCL_HOME} ${NCCL_HOME} ${CUDAToolkit_LIBRARY_ROOT} /usr/local/cuda)
+find_path(NCCL_INCLUDE_DIR nccl.h HINTS ${_nccl_hints} PATH_SUFFIXES include)
+find_library(NCCL_LIBRARY NAMES nccl libnccl.so.2 HINTS ${_nccl_hints} PATH_SUFFIXES lib lib64)
+if(NCCL_INCLUDE_DIR AND EXISTS ${NCCL_INCLUDE_DIR}/nccl.h)
+  file(STRINGS ${NCCL_INCLUDE_DIR}/nccl.h _maj REGEX "^#define NCCL_MAJOR")
+  file(STRINGS ${NCCL_INCLUDE_DIR}/nccl.h _min REGEX "^#define NCCL_MINOR")
+  file(STRINGS ${NCCL_INCLUDE_DIR}/nccl.h _pat REGEX "^#define NCCL_PATCH")
+  string(REGEX MATCH "[0-9]+" _maj "${_maj}")
+  string(REGEX MATCH "[0-9]+" _min "${_min}")
+  string(REGEX MATCH "[0-9]+" _pat "${_pat}")
+  set(NCCL_VERSION "${_maj}.${_min}.${_pat}")
+endif()
+include(FindPackageHandleStandardArgs)
+find_package_handle_standard_args(NCCL REQUIRED_VARS NCCL_INCLUDE_DIR NCCL_LIBRARY VERSION_VAR NCCL_VERSION)
+if(NCCL_FOUND AND NOT TARGET NCCL::headers)
+  add_library(NCCL::headers INTERFACE IMPORTED)
+  set_target_properties(NCCL::headers PROPERTIES INTERFACE_INCLUDE_DIRECTORIES ${NCCL_INCLUDE_DIR})
+endif()
+mark_as_advanced(NCCL_INCLUDE_DIR NCCL_LIBRARY)

@@ -1,0 +1,11 @@
+# Configure-time summary: which backends and test suites this build has.
+message(STATUS "")
+message(STATUS "placebench ${PROJECT_VERSION} (${PLACEBENCH_GIT_REVISION})")
+message(STATUS "  hwloc           : ${HWLOC_VERSION}")
+message(STATUS "  libnuma         : ${NUMA_LIBRARY}")
+message(STATUS "  CUDA backend    : ${PLACEBENCH_HAVE_CUDA} (requested ${PLACEBENCH_ENABLE_CUDA}; ${CUDAToolkit_VERSION} archs ${CMAKE_CUDA_ARCHITECTURES})")
+message(STATUS "  NCCL backend    : ${PLACEBENCH_HAVE_NCCL} (requested ${PLACEBENCH_ENABLE_NCCL}; ${NCCL_VERSION}, loaded at run time)")
+message(STATUS "  MPI backend     : ${PLACEBENCH_HAVE_MPI} (requested ${PLACEBENCH_ENABLE_MPI}; ${MPI_C_VERSION})")
+message(STATUS "  tests           : ${PLACEBENCH_ENABLE_TESTING} (device tests ${PLACEBENCH_ENABLE_DEVICE_TESTING}, numa-vm tests ${PLACEBENCH_ENABLE_NUMA_VM_TESTING})")
+message(STATUS "  benchmarks      : ${PLACEBENCH_ENABLE_BENCHMARKS}")
+message(STATUS "")

@@ -1,0 +1,45 @@
+# Helpers shared by the module CMakeLists: common flags, module libraries, tests.
+
+# Portable x86-64 (no -march=native): binaries must run in the emulated test guest, which may lack AVX-512.
+add_library(placebench_flags INTERFACE)
+target_compile_options(placebench_flags INTERFACE
+  $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra -Wpedantic>
+  $<$<AND:$<COMPILE_LANGUAGE:CXX>,$<STREQUAL:${CMAKE_SYSTEM_PROCESSOR},x86_64>>:-march=x86-64-v2>)
+target_compile_definitions(placebench_flags INTERFACE
+  PLACEBENCH_HAVE_CUDA=$<BOOL:${PLACEBENCH_HAVE_CUDA}>
+  PLACEBENCH_HAVE_NCCL=$<BOOL:${PLACEBENCH_HAVE_NCCL}>
+  PLACEBENCH_HAVE_MPI=$<BOOL:${PLACEBENCH_HAVE_MPI}>
+  OMPI_SKIP_MPICXX MPICH_SKIP_MPICXX)
+
+# placebench_add_module(NAME SOURCES ... [DEPS ...]): a static library placebench::NAME with
+# include/ as its public headers.
+function(placebench_add_module name)
+  cmake_parse_arguments(ARG "" "" "SOURCES;DEPS" ${ARGN})
+  add_library(placebench_${name} STATIC ${ARG_SOURCES})
+  add_library(placebench::${name} ALIAS placebench_${name})
+  target_include_directories(placebench_${name} PUBLIC ${CMAKE_CURRENT_SOURCE_DIR}/include)
+  target_link_libraries(placebench_${name} PUBLIC placebench_flags ${ARG_DEPS})
+  set_target_properties(placebench_${name} PROPERTIES POSITION_INDEPENDENT_CODE ON)
+endfunction()
+
+# placebench_add_tests(DIR LIBS ... [LABELS ...]): one GoogleTest executable per DIR/*_test.cpp,
+# each registered with CTest, the source directory as working directory.
+function(placebench_add_tests dir)
+  cmake_parse_arguments(ARG "" "" "LIBS;LABELS" ${ARGN})
+  if(NOT PLACEBENCH_ENABLE_TESTING)
+    return()
+  endif()
+  include(GoogleTest)
+  file(GLOB _tests CONFIGURE_DEPENDS ${dir}/*_test.cpp)
+  foreach(src IN LISTS _tests)
+    get_filename_component(_name ${src} NAME_WE)
+    set(_target ${PROJECT_NAME}_${_name})
+    add_executable(${_target} ${src})
+    target_link_libraries(${_target} PRIVATE ${ARG_LIBS} GTest::gtest GTest::gtest_main)
+    target_compile_definitions(${_target} PRIVATE
+      PLACEBENCH_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
+      PLACEBENCH_BINARY_DIR="${PROJECT_BINARY_DIR}")
+    gtest_discover_tests(${_target} WORKING_DIRECTORY ${PROJECT_SOURCE_DIR}
+                         DISCOVERY_MODE PRE_TEST PROPERTIES LABELS "unit;${ARG_LABELS}")
+  endforeach()
+endfunction()

@@ -1,0 +1,17 @@
+// The placebench command line. Each subcommand lives in its own file (src/cli/cmd_*.cpp) and
+// registers itself here; run_cli maps errors to exit statuses (errors.h).
+#pragma once
+#include <CLI/CLI.hpp>
+#include <functional>
+
+namespace placebench::harness {
+
+// What a subcommand does once its options are parsed; returns the exit status.
+using CommandAction = std::function<int()>;
+
+// Each registers a subcommand on app and, when it is chosen, sets action.
+void add_topo_command(CLI::App& app, CommandAction& action);
+
+int run_cli(int argc, char** argv);
+
+}  // namespace placebench::harness

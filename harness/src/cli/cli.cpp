@@ -1,0 +1,55 @@
+// Top-level CLI: subcommands, --version, and the mapping of errors to exit statuses and one-line messages.
+#include "placebench/harness/cli/cli.h"
+
+#include <fmt/format.h>
+
+#include <iostream>
+
+#include "placebench/harness/build_info.h"
+#include "placebench/harness/errors.h"
+
+namespace placebench::harness {
+
+int run_cli(int argc, char** argv) {
+  CLI::App app{"placebench: measure whether GPU workers' CPUs and memory are local to their GPU, and what\n"
+               "partial gangs cost, then decide placement policy per workload class.",
+               "placebench"};
+  app.require_subcommand(0, 1);
+  app.set_help_all_flag("--help-all", "Print help for every subcommand");
+  bool show_version = false;
+  app.add_flag("--version", show_version, "Print the versions of placebench, hwloc, MPI, CUDA and NCCL");
+
+  CommandAction action;
+  add_topo_command(app, action);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::string where = app.get_subcommands().empty() ? "placebench" : "placebench " + app.get_subcommands().front()->get_name();
+    std::cerr << fmt::format("{}: {}; see `{} --help`\n", where, e.what(), where);
+    return kExitBadInput;
+  }
+  try {
+    if (show_version) {
+      std::cout << render_versions(collect_versions());
+      return kExitOk;
+    }
+    if (!action) {
+      std::cout << app.help();
+      return kExitOk;
+    }
+    return action();
+  } catch (const InputError& e) {
+    std::cerr << "placebench: " << e.what() << "\n";
+    return kExitBadInput;
+  } catch (const std::exception& e) {
+    std::cerr << "placebench: error: " << e.what() << "\n";
+    return kExitFailed;
+  }
+}
+
+}  // namespace placebench::harness

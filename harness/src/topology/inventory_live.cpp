@@ -1,0 +1,91 @@
+// Live cross-checks of the inventory against sysfs, the CUDA runtime and the process's own limits.
+#include <unistd.h>
+
+#include <algorithm>
+#include <fstream>
+#include <set>
+
+#include "placebench/harness/topology/inventory.h"
+#include "placebench/hostpipe/cpulist.h"
+#include "placebench/hostpipe/process_limits.h"
+
+namespace placebench::harness {
+namespace {
+
+std::string read_line(const std::string& path) {
+  std::ifstream in(path);
+  std::string line;
+  if (in) std::getline(in, line);
+  return line;
+}
+
+// sysfs writes local_cpulist over all possible CPUs; compare as sets, not strings.
+bool same_cpus(const std::string& a, const std::string& b) {
+  try {
+    return hostpipe::parse_cpulist(a) == hostpipe::parse_cpulist(b);
+  } catch (const std::exception&) {
+    return a == b;
+  }
+}
+
+void check_sysfs(GpuInfo& gpu, const std::string& sysfs_root) {
+  if (gpu.pci_bus_id.empty()) return;
+  std::string dir = sysfs_root + "/bus/pci/devices/" + gpu.pci_bus_id;
+  std::string node_text = read_line(dir + "/numa_node");
+  if (node_text.empty()) {
+    gpu.notes.push_back("sysfs has no " + dir + "/numa_node");
+    return;
+  }
+  int sysfs_node = std::stoi(node_text);
+  if (sysfs_node < 0) {
+    gpu.notes.push_back("sysfs numa_node is -1 (firmware gives no PCIe proximity); hwloc says " +
+                        std::to_string(gpu.numa_node));
+  } else if (sysfs_node != gpu.numa_node) {
+    gpu.notes.push_back("sysfs numa_node is " + std::to_string(sysfs_node) + ", hwloc says " +
+                        std::to_string(gpu.numa_node) + "; using sysfs");
+    gpu.numa_node = sysfs_node;
+  }
+  std::string cpus = read_line(dir + "/local_cpulist");
+  if (!cpus.empty() && !same_cpus(cpus, gpu.local_cpus))
+    gpu.notes.push_back("sysfs local_cpulist is " + cpus + ", hwloc says " + gpu.local_cpus);
+}
+
+}  // namespace
+
+void cross_check_live(Inventory& inv, const kernels::DeviceRuntime& runtime, const std::string& sysfs_root) {
+  char host[256] = {0};
+  if (gethostname(host, sizeof host - 1) == 0) inv.host = host;
+  for (GpuInfo& gpu : inv.gpus) check_sysfs(gpu, sysfs_root);
+
+  if (runtime.usable()) {
+    std::set<std::string> matched;
+    for (const kernels::CudaDevice& dev : runtime.devices) {
+      auto it = std::find_if(inv.gpus.begin(), inv.gpus.end(),
+                             [&](const GpuInfo& g) { return g.pci_bus_id == dev.pci_bus_id; });
+      if (it == inv.gpus.end()) {
+        inv.notes.push_back("CUDA device " + std::to_string(dev.index) + " (" + dev.name + ", " +
+                            dev.pci_bus_id + ") is not in hwloc's topology");
+        continue;
+      }
+      matched.insert(dev.pci_bus_id);
+      if (it->index != dev.index)
+        it->notes.push_back("CUDA index is " + std::to_string(dev.index) + " (PCI order gave " +
+                            std::to_string(it->index) + ")");
+      it->index = dev.index;
+      it->name = dev.name;
+    }
+    for (const GpuInfo& g : inv.gpus)
+      if (!matched.count(g.pci_bus_id))
+        inv.notes.push_back("GPU at " + g.pci_bus_id + " is in hwloc's topology but not visible to CUDA "
+                            "(CUDA_VISIBLE_DEVICES, or no driver for it)");
+    std::sort(inv.gpus.begin(), inv.gpus.end(), [](const GpuInfo& a, const GpuInfo& b) { return a.index < b.index; });
+  } else if (!inv.gpus.empty()) {
+    inv.notes.push_back("CUDA runtime: " + runtime.status + "; GPU indices follow PCI bus order");
+  }
+
+  hostpipe::AllowedSets allowed = hostpipe::read_allowed_sets();
+  inv.allowed_cpus = hostpipe::format_cpulist(allowed.cpus);
+  inv.allowed_mems = hostpipe::format_cpulist(allowed.mems);
+}
+
+}  // namespace placebench::harness

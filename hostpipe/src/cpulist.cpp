@@ -1,0 +1,69 @@
+// cpulist parsing and formatting (see cpulist.h).
+#include "placebench/hostpipe/cpulist.h"
+
+#include <algorithm>
+#include <charconv>
+#include <stdexcept>
+
+namespace placebench::hostpipe {
+namespace {
+
+int parse_id(std::string_view part, std::string_view whole) {
+  int value = -1;
+  auto [ptr, ec] = std::from_chars(part.data(), part.data() + part.size(), value);
+  if (ec != std::errc() || ptr != part.data() + part.size() || value < 0)
+    throw std::invalid_argument("bad cpulist '" + std::string(whole) + "': '" + std::string(part) +
+                                "' is not a non-negative integer");
+  return value;
+}
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\n' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\n' || s.back() == '\t')) s.remove_suffix(1);
+  return s;
+}
+
+}  // namespace
+
+std::vector<int> parse_cpulist(std::string_view text) {
+  std::string_view whole = trim(text);
+  std::vector<int> ids;
+  std::string_view rest = whole;
+  while (!rest.empty()) {
+    auto comma = rest.find(',');
+    std::string_view part = trim(rest.substr(0, comma));
+    rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
+    if (part.empty()) throw std::invalid_argument("bad cpulist '" + std::string(whole) + "': empty element");
+    auto dash = part.find('-');
+    if (dash == std::string_view::npos) {
+      ids.push_back(parse_id(part, whole));
+      continue;
+    }
+    int lo = parse_id(part.substr(0, dash), whole);
+    int hi = parse_id(part.substr(dash + 1), whole);
+    if (hi < lo)
+      throw std::invalid_argument("bad cpulist '" + std::string(whole) + "': range '" + std::string(part) +
+                                  "' runs backwards");
+    for (int i = lo; i <= hi; ++i) ids.push_back(i);
+  }
+  std::sort(ids.begin(), ids.end());
+  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+  return ids;
+}
+
+std::string format_cpulist(std::vector<int> ids) {
+  std::sort(ids.begin(), ids.end());
+  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+  std::string out;
+  for (size_t i = 0; i < ids.size();) {
+    size_t j = i;
+    while (j + 1 < ids.size() && ids[j + 1] == ids[j] + 1) ++j;
+    if (!out.empty()) out += ',';
+    out += std::to_string(ids[i]);
+    if (j > i) out += '-' + std::to_string(ids[j]);
+    i = j + 1;
+  }
+  return out;
+}
+
+}  // namespace placebench::hostpipe

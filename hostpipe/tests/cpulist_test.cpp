@@ -1,0 +1,30 @@
+#include "placebench/hostpipe/cpulist.h"
+
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+
+using namespace placebench::hostpipe;
+
+TEST(Cpulist, ParsesRangesAndSingles) {
+  EXPECT_EQ(parse_cpulist("0-3,8,10-11\n"), (std::vector<int>{0, 1, 2, 3, 8, 10, 11}));
+  EXPECT_EQ(parse_cpulist(""), std::vector<int>{});
+  EXPECT_EQ(parse_cpulist("5"), std::vector<int>{5});
+}
+
+TEST(Cpulist, RejectsGarbage) {
+  EXPECT_THROW(parse_cpulist("0-"), std::invalid_argument);
+  EXPECT_THROW(parse_cpulist("3-1"), std::invalid_argument);
+  EXPECT_THROW(parse_cpulist("a"), std::invalid_argument);
+  EXPECT_THROW(parse_cpulist("1,,2"), std::invalid_argument);
+}
+
+TEST(Cpulist, FormatsAsRanges) {
+  EXPECT_EQ(format_cpulist({0, 1, 2, 3, 8, 10, 11}), "0-3,8,10-11");
+  EXPECT_EQ(format_cpulist({3, 1, 2, 2}), "1-3");
+  EXPECT_EQ(format_cpulist({}), "");
+}
+
+TEST(Cpulist, RoundTrips) {
+  for (const char* s : {"0-15,32-47", "0", "1,3,5", "0-1"}) EXPECT_EQ(format_cpulist(parse_cpulist(s)), s);
+}
