@@ -4,7 +4,7 @@
 # See usage() below and docs/numa-vm.md.  Exit status: PROGRAM's exit status;
 # 2 on bad usage, 124 on timeout, 125 when the VM could not be set up or
 # finished without reporting PROGRAM's exit status.
-set -euo pipefail
+set -Eeuo pipefail
 
 readonly ME=numa-vm
 
@@ -51,7 +51,7 @@ Environment:
 EOF
 }
 
-usage_error() { echo "$ME: $*" >&2; echo "$ME: try '$0 --help'" >&2; exit 2; }
+usage_error() { echo "$ME: $* (see --help)" >&2; exit 2; }
 setup_error() { echo "$ME: $*" >&2; exit 125; }
 
 is_uint() { [[ $1 =~ ^[0-9]+$ ]]; }
@@ -90,7 +90,7 @@ while [[ $# -gt 0 ]]; do
     esac
 done
 
-[[ $# -ge 1 ]] || usage_error "no PROGRAM given (usage: $0 [OPTIONS] -- PROGRAM [ARGS...])"
+[[ $# -ge 1 ]] || usage_error "no PROGRAM given; usage: $0 [OPTIONS] -- PROGRAM [ARGS...]"
 is_posint "$nodes"         || usage_error "--nodes must be a positive integer, got '$nodes'"
 is_posint "$cpus_per_node" || usage_error "--cpus-per-node must be a positive integer, got '$cpus_per_node'"
 is_posint "$mem_per_node"  || usage_error "--mem-per-node must be a positive integer (MiB), got '$mem_per_node'"
@@ -133,6 +133,7 @@ cleanup() {
     exit "$rc"
 }
 trap cleanup EXIT
+trap 'echo "$ME: internal error: \"$BASH_COMMAND\" failed (line $LINENO)" >&2; exit 125' ERR
 trap 'exit 130' INT
 trap 'exit 143' TERM
 trap 'exit 129' HUP
@@ -245,11 +246,12 @@ stage_dir() {
     STAGED[$d]=1
     local parent=${d%/*}; [[ -n $parent ]] || parent=/
     stage_dir "$parent"
-    local rparent; rparent=$(realpath -- "$parent")
+    local rparent; rparent=$(realpath -- "$parent") || return 0
     [[ $rparent == / ]] && rparent=""
     if [[ -L $d ]]; then
         ln -sfn -- "$(readlink -- "$d")" "$S$rparent/${d##*/}"
-        stage_dir "$(realpath -- "$d")"
+        local rd; rd=$(realpath -- "$d") || return 0   # dangling: leave the link
+        stage_dir "$rd"
     else
         mkdir -p -- "$S$rparent/${d##*/}"
     fi
@@ -265,7 +267,7 @@ stage_path() {
     if [[ ! -e $p && ! -L $p ]]; then echo "$ME: warning: $p does not exist" >>"$W/stage.log"; return 0; fi
     local dir=${p%/*}; [[ -n $dir ]] || dir=/
     stage_dir "$dir"
-    local rdir; rdir=$(realpath -- "$dir"); [[ $rdir == / ]] && rdir=""
+    local rdir; rdir=$(realpath -- "$dir") || return 0; [[ $rdir == / ]] && rdir=""
     local dest=$S$rdir/${p##*/}
     if [[ -L $p ]]; then
         local t; t=$(readlink -- "$p")
@@ -309,7 +311,7 @@ if [[ $(head -c 2 -- "$prog") == '#!' ]]; then
     esac
 fi
 if [[ $(head -c 4 -- "${check_files[-1]}" | od -An -c | tr -d ' ') == 177ELF ]]; then
-    nf=$(ldd -- "${check_files[-1]}" 2>/dev/null | awk '/=> not found/ {print $1}' | paste -sd, -)
+    nf=$( { ldd -- "${check_files[-1]}" 2>/dev/null || true; } | awk '/=> not found/ {print $1}' | paste -sd, -)
     [[ -z $nf ]] || usage_error "$prog: shared libraries not found on host: $nf"
 fi
 while IFS= read -r lib; do stage_path "$lib"; done < <(ldd_libs "${check_files[@]}")
@@ -388,6 +390,7 @@ EOF
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin:/.pb/bin
 export HOME=/root TMPDIR=/tmp
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_MCA_plm_rsh_agent=false   # no ssh in the guest; single node
 EOF
     for e in ${envs[@]+"${envs[@]}"}; do printf 'export %s\n' "$(shquote "$e")"; done
     printf 'cd /root\n'

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Installs placebench's Debian packages (idempotent: only what is missing), then configures and builds
+# into build/. Usage: scripts/setup.sh [extra cmake -D options...]
+# Environment: PLACEBENCH_BUILD_DIR (default build), PLACEBENCH_JOBS (default: number of CPUs),
+#              PLACEBENCH_SKIP_APT=1 to skip the package step (e.g. on a node without root).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(
+  cmake make g++ pkg-config git
+  hwloc libhwloc-dev libnuma-dev numactl
+  libopenmpi-dev openmpi-bin
+  libyaml-cpp-dev nlohmann-json3-dev libcli11-dev libspdlog-dev libfmt-dev
+  libgtest-dev libgmock-dev libbenchmark-dev
+  qemu-system-x86 busybox-static cpio gzip iproute2
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [[ ${#missing[@]} -gt 0 && "${PLACEBENCH_SKIP_APT:-0}" != 1 ]]; then
+  echo "setup: installing ${missing[*]}" >&2
+  sudo=""
+  [[ $(id -u) -ne 0 ]] && sudo="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  if ! { $sudo apt-get update -qq && $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null; }; then
+    echo "setup: could not install: ${missing[*]} (run as root or with sudo, and check the apt sources)" >&2
+    exit 1
+  fi
+fi
+
+build_dir=${PLACEBENCH_BUILD_DIR:-build}
+jobs=${PLACEBENCH_JOBS:-$(nproc)}
+if [[ ! -f "$build_dir/CMakeCache.txt" || $# -gt 0 ]]; then
+  cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" >"$build_dir.configure.log" 2>&1 || {
+    cat "$build_dir.configure.log" >&2
+    echo "setup: cmake configure failed (log above)" >&2
+    exit 1
+  }
+  grep -A9 "^-- placebench " "$build_dir.configure.log" >&2 || true
+fi
+cmake --build "$build_dir" -j "$jobs" >&2
+echo "setup: built $build_dir/placebench" >&2
