@@ -36,6 +36,7 @@ function(placebench_add_tests dir)
     set(_target ${PROJECT_NAME}_${_name})
     add_executable(${_target} ${src})
     target_link_libraries(${_target} PRIVATE ${ARG_LIBS} GTest::gtest GTest::gtest_main)
+    target_include_directories(${_target} PRIVATE ${PROJECT_SOURCE_DIR}/tests/support)
     target_compile_definitions(${_target} PRIVATE
       PLACEBENCH_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
       PLACEBENCH_BINARY_DIR="${PROJECT_BINARY_DIR}")

@@ -54,7 +54,6 @@ EOF
 usage_error() { echo "$ME: $* (see --help)" >&2; exit 2; }
 setup_error() { echo "$ME: $*" >&2; exit 125; }
 
-is_uint() { [[ $1 =~ ^[0-9]+$ ]]; }
 is_posint() { [[ $1 =~ ^[0-9]+$ && $((10#$1)) -gt 0 ]]; }
 
 # Quote a string for a POSIX shell (single quotes, ' -> '\'').
@@ -126,6 +125,7 @@ done
 # ------------------------------------------------------------------ work dir
 W=$(mktemp -d "${TMPDIR:-/tmp}/numa-vm.XXXXXX")
 qemu_pid=""
+# shellcheck disable=SC2317  # invoked via trap
 cleanup() {
     local rc=$?
     if [[ -n $qemu_pid ]]; then kill "$qemu_pid" 2>/dev/null || true; wait "$qemu_pid" 2>/dev/null || true; fi
@@ -347,6 +347,7 @@ mkdir -p "$S$rbin"
 [[ -e $S/etc/nsswitch.conf ]] || printf 'passwd: files\ngroup: files\nhosts: files\n' >"$S/etc/nsswitch.conf"
 
 nonce=$RANDOM$RANDOM
+# shellcheck disable=SC2016  # $vars below are for the guest shell
 {
     cat <<'EOF'
 #!/.pb/bin/busybox sh
@@ -437,9 +438,8 @@ printf '%q ' "${qemu[@]}" >"$W/qemu.cmd"; echo >>"$W/qemu.cmd"
 start=$SECONDS
 timeout -k 5 "$timeout_s" "${qemu[@]}" </dev/null >"$W/qemu.log" 2>&1 &
 qemu_pid=$!
-set +e
-wait "$qemu_pid"; qrc=$?
-set -e
+qrc=0
+wait "$qemu_pid" || qrc=$?
 qemu_pid=""
 
 # Program output first, whatever happened.
@@ -457,7 +457,8 @@ show_console() {
 }
 
 if (( qrc == 124 || qrc == 137 )); then
-    show_console
+    # Dump the console only if the guest never got to start PROGRAM.
+    grep -q -a "PBVM-START:$nonce" "$W/console.log" || show_console
     echo "$ME: timed out after ${timeout_s}s (boot + run; raise --timeout)" >&2
     exit 124
 fi

@@ -32,13 +32,14 @@ fi
 
 build_dir=${PLACEBENCH_BUILD_DIR:-build}
 jobs=${PLACEBENCH_JOBS:-$(nproc)}
+mkdir -p "$build_dir"
 if [[ ! -f "$build_dir/CMakeCache.txt" || $# -gt 0 ]]; then
-  cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" >"$build_dir.configure.log" 2>&1 || {
-    cat "$build_dir.configure.log" >&2
+  cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" >"$build_dir/configure.log" 2>&1 || {
+    cat "$build_dir/configure.log" >&2
     echo "setup: cmake configure failed (log above)" >&2
     exit 1
   }
-  grep -A9 "^-- placebench " "$build_dir.configure.log" >&2 || true
+  grep -A9 "^-- placebench " "$build_dir/configure.log" >&2 || true
 fi
 cmake --build "$build_dir" -j "$jobs" >&2
 echo "setup: built $build_dir/placebench" >&2

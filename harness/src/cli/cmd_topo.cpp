@@ -13,8 +13,15 @@ namespace {
 struct TopoOptions {
   std::string topology_file;
   std::string export_file;
+  std::string pci_gpus = "auto";
   bool json = false;
 };
+
+PciGpuFallback parse_pci_gpus(const std::string& v) {
+  if (v == "auto") return PciGpuFallback::kAuto;
+  if (v == "on") return PciGpuFallback::kOn;
+  return PciGpuFallback::kOff;  // CLI11 has checked the value
+}
 
 int run_topo(const TopoOptions& opt) {
   if (!opt.topology_file.empty() && !opt.export_file.empty())
@@ -24,7 +31,7 @@ int run_topo(const TopoOptions& opt) {
     topo.export_xml(opt.export_file);
     std::cerr << "placebench topo: saved the live topology to " << opt.export_file << "\n";
   }
-  Inventory inv = build_inventory(topo);
+  Inventory inv = build_inventory(topo, parse_pci_gpus(opt.pci_gpus));
   if (topo.is_live()) cross_check_live(inv, kernels::query_device_runtime());
   if (opt.json)
     std::cout << inventory_to_json(inv).dump(2) << "\n";
@@ -38,8 +45,15 @@ int run_topo(const TopoOptions& opt) {
 void add_topo_command(CLI::App& app, CommandAction& action) {
   auto opt = std::make_shared<TopoOptions>();
   CLI::App* cmd = app.add_subcommand("topo", "Node inventory: packages, NUMA nodes, distances, GPUs, NICs, allowed CPUs");
-  cmd->add_option("--topology", opt->topology_file, "Read a saved hwloc XML instead of the live machine (never used to bind)");
-  cmd->add_option("--export", opt->export_file, "Save the live topology, with I/O objects, as hwloc XML to this file");
+  cmd->add_option("--topology", opt->topology_file, "Read a saved hwloc XML instead of the live machine (never used to bind)")
+      ->type_name("FILE.xml");
+  cmd->add_option("--export", opt->export_file, "Save the live topology, with I/O objects, as hwloc XML to this file")
+      ->type_name("FILE.xml");
+  cmd->add_option("--pci-gpus", opt->pci_gpus,
+                  "Count NVIDIA PCI display devices without a CUDA/NVML OS device as GPUs (auto: only live)")
+      ->check(CLI::IsMember({"auto", "on", "off"}))
+      ->type_name("auto|on|off")
+      ->default_val("auto");
   cmd->add_flag("--json", opt->json, "Print one JSON object (schema in docs/cli.md) instead of the table");
   cmd->callback([opt, &action] { action = [opt] { return run_topo(*opt); }; });
 }

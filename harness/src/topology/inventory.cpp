@@ -70,7 +70,7 @@ struct GpuCandidate {
   int nvml_index = -1;
 };
 
-std::vector<GpuInfo> collect_gpus(hwloc_topology_t topo) {
+std::vector<GpuInfo> collect_gpus(hwloc_topology_t topo, bool pci_fallback, std::vector<std::string>& notes) {
   // Group GPU OS devices by their PCI parent: cuda0, opencl0d0 and nvml0 are one GPU.
   std::map<std::string, GpuCandidate> by_key;
   for (hwloc_obj_t o = nullptr; (o = hwloc_get_next_osdev(topo, o));) {
@@ -87,12 +87,18 @@ std::vector<GpuInfo> collect_gpus(hwloc_topology_t topo) {
     if (c.gpu.name.empty()) c.gpu.name = info(pci, "PCIDevice");
     locality(topo, pci ? pci : o, c.gpu.numa_node, c.gpu.local_cpus);
   }
-  // No GPU OS devices (hwloc built without the CUDA/NVML plugins, or no driver): NVIDIA PCI display
-  // controllers (class 0x03xx) stand in for them.
-  if (by_key.empty()) {
-    for (hwloc_obj_t o = nullptr; (o = hwloc_get_next_pcidev(topo, o));) {
-      const auto& p = o->attr->pcidev;
-      if (p.vendor_id != kNvidiaVendorId || (p.class_id >> 8) != 0x03) continue;
+  // NVIDIA PCI display controllers (class 0x03xx) with no GPU OS device: GPUs only when asked to
+  // (see PciGpuFallback), else said in the notes.
+  bool use_pci = pci_fallback && by_key.empty();
+  for (hwloc_obj_t o = nullptr; (o = hwloc_get_next_pcidev(topo, o));) {
+    const auto& p = o->attr->pcidev;
+    if (p.vendor_id != kNvidiaVendorId || (p.class_id >> 8) != 0x03 || by_key.count(pci_bus_id(o))) continue;
+    if (!use_pci) {
+      notes.push_back("NVIDIA PCI device " + pci_bus_id(o) + " has no CUDA/NVML OS device: not counted as a GPU" +
+                      (by_key.empty() ? " (use --pci-gpus on to count it)" : ""));
+      continue;
+    }
+    {
       GpuCandidate& c = by_key[pci_bus_id(o)];
       c.gpu.pci_bus_id = pci_bus_id(o);
       c.gpu.name = info(o, "PCIDevice");
@@ -160,7 +166,7 @@ void collect_distances(hwloc_topology_t topo, Inventory& inv) {
 
 }  // namespace
 
-Inventory build_inventory(const Topology& topology) {
+Inventory build_inventory(const Topology& topology, PciGpuFallback pci_fallback) {
   hwloc_topology_t topo = topology.get();
   Inventory inv;
   inv.source = topology.source();
@@ -178,7 +184,8 @@ Inventory build_inventory(const Topology& topology) {
   inv.cores = static_cast<unsigned>(std::max(0, hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE)));
   inv.pus = static_cast<unsigned>(std::max(0, hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PU)));
   collect_distances(topo, inv);
-  inv.gpus = collect_gpus(topo);
+  bool fallback = pci_fallback == PciGpuFallback::kOn || (pci_fallback == PciGpuFallback::kAuto && topology.is_live());
+  inv.gpus = collect_gpus(topo, fallback, inv.notes);
   inv.nics = collect_nics(topo);
   inv.allowed_cpus = list_string(hwloc_topology_get_allowed_cpuset(topo));
   inv.allowed_mems = list_string(hwloc_topology_get_allowed_nodeset(topo));

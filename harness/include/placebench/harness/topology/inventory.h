@@ -57,8 +57,14 @@ struct Inventory {
   std::vector<std::string> notes;
 };
 
+// Whether NVIDIA PCI display controllers (class 0x03xx) with no CUDA/NVML/OpenCL OS device count as GPUs.
+// hwloc only creates GPU OS devices when built with its CUDA/NVML plugins (Debian's is not), so on a
+// live node they are the only sign of a GPU; in a saved file they are usually cards no driver claims
+// (lstopo shows them as plain PCI devices), so they are listed in the notes instead.
+enum class PciGpuFallback { kAuto, kOn, kOff };  // kAuto: on for the live machine, off for files
+
 // Reads everything from the topology alone (works on saved files).
-Inventory build_inventory(const Topology& topo);
+Inventory build_inventory(const Topology& topo, PciGpuFallback pci_fallback = PciGpuFallback::kAuto);
 
 // On the live machine: compares each GPU's NUMA node and local CPUs with sysfs
 // (<sysfs_root>/bus/pci/devices/<bus id>/numa_node, local_cpulist), matches the CUDA runtime's devices

@@ -1,0 +1,133 @@
+// `placebench topo` end to end: the live machine checked against /proc and /sys, golden table and
+// JSON on the project's own fixture, and every bad-input case (one line, exit 2).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "fixtures.h"
+#include "placebench/hostpipe/cpulist.h"
+#include "placebench/hostpipe/process_limits.h"
+#include "run_command.h"
+
+using namespace placebench::testing;
+using nlohmann::json;
+
+namespace {
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// Compares with a golden file; PLACEBENCH_UPDATE_GOLDEN=1 rewrites it instead.
+void expect_golden(const std::string& actual, const std::string& name) {
+  std::string path = std::string(PLACEBENCH_SOURCE_DIR) + "/tests/golden/" + name;
+  if (std::getenv("PLACEBENCH_UPDATE_GOLDEN")) {
+    std::ofstream(path) << actual;
+    return;
+  }
+  ASSERT_TRUE(std::filesystem::exists(path)) << path << " missing; run with PLACEBENCH_UPDATE_GOLDEN=1";
+  EXPECT_EQ(actual, read_file(path)) << "golden " << name << " differs; if the change is intended, "
+                                     << "rerun with PLACEBENCH_UPDATE_GOLDEN=1 and review the diff";
+}
+
+int count_sys_nodes() {
+  int n = 0;
+  for (const auto& e : std::filesystem::directory_iterator("/sys/devices/system/node"))
+    if (e.path().filename().string().rfind("node", 0) == 0 && std::isdigit(e.path().filename().string()[4])) ++n;
+  return n;
+}
+
+}  // namespace
+
+TEST(TopoCli, LiveJsonMatchesThisMachine) {
+  auto r = run_command({placebench_binary(), "topo", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  json j = json::parse(r.out);
+  EXPECT_EQ(j["schema_version"], 1);
+  EXPECT_EQ(j["source"], "live");
+  for (const char* key : {"packages", "numa_nodes", "distances", "gpus", "nics", "allowed"})
+    EXPECT_TRUE(j.contains(key)) << key;
+  EXPECT_EQ(static_cast<int>(j["numa_nodes"].size()), count_sys_nodes());
+  EXPECT_EQ(j["pus"].get<long>(), sysconf(_SC_NPROCESSORS_CONF));
+  // The allowed sets are this process's (the child inherits ours).
+  auto allowed = placebench::hostpipe::read_allowed_sets();
+  EXPECT_EQ(j["allowed"]["cpus"], placebench::hostpipe::format_cpulist(allowed.cpus));
+  EXPECT_EQ(j["allowed"]["mems"], placebench::hostpipe::format_cpulist(allowed.mems));
+  for (const auto& node : j["numa_nodes"]) {
+    std::string sys_cpus = read_file("/sys/devices/system/node/node" + std::to_string(node["os_index"].get<int>()) + "/cpulist");
+    EXPECT_EQ(placebench::hostpipe::parse_cpulist(node["cpus"].get<std::string>()),
+              placebench::hostpipe::parse_cpulist(sys_cpus));
+    EXPECT_GT(node["memory_bytes"].get<std::uint64_t>(), 0u);
+  }
+}
+
+TEST(TopoCli, LiveTableRuns) {
+  auto r = run_command({placebench_binary(), "topo"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("Topology: live"), std::string::npos);
+  EXPECT_NE(r.out.find("Allowed for this process"), std::string::npos);
+}
+
+TEST(TopoCli, GoldenTableAndJsonOnOwnFixture) {
+  std::string fixture = "tests/fixtures/topologies/2s2n-4gpu.xml";  // relative: the golden names it
+  auto table = run_command({placebench_binary(), "topo", "--topology", fixture});
+  ASSERT_EQ(table.exit_code, 0) << table.err;
+  expect_golden(table.out, "topo-2s2n-4gpu.txt");
+  auto js = run_command({placebench_binary(), "topo", "--topology", fixture, "--json"});
+  ASSERT_EQ(js.exit_code, 0) << js.err;
+  expect_golden(js.out, "topo-2s2n-4gpu.json");
+}
+
+TEST(TopoCli, ExportRoundTripsThroughTopology) {
+  std::string path = ::testing::TempDir() + "/live.xml";
+  auto exp = run_command({placebench_binary(), "topo", "--export", path, "--json"});
+  ASSERT_EQ(exp.exit_code, 0) << exp.err;
+  auto back = run_command({placebench_binary(), "topo", "--topology", path, "--json"});
+  ASSERT_EQ(back.exit_code, 0) << back.err;
+  json a = json::parse(exp.out), b = json::parse(back.out);
+  EXPECT_EQ(b["source"], path);
+  EXPECT_EQ(a["numa_nodes"], b["numa_nodes"]);
+  EXPECT_EQ(a["pus"], b["pus"]);
+  EXPECT_EQ(a["nics"], b["nics"]);
+}
+
+TEST(TopoCli, BadInputIsOneLineAndExitTwo) {
+  std::string dir = ::testing::TempDir();
+  std::ofstream(dir + "/notxml.xml") << "just text\n";
+  std::ofstream(dir + "/v3.xml") << "<?xml version=\"1.0\"?>\n<topology version=\"3.0\"></topology>\n";
+  struct Case {
+    std::vector<std::string> args;
+    std::string must_contain;
+  };
+  std::vector<Case> cases = {
+      {{"topo", "--topology", dir + "/missing.xml"}, dir + "/missing.xml"},
+      {{"topo", "--topology", dir + "/notxml.xml"}, "not an hwloc topology XML"},
+      {{"topo", "--topology", dir + "/v3.xml"}, "version 3.0"},
+      {{"topo", "--bogus"}, "--bogus"},
+      {{"topo", "--pci-gpus", "maybe"}, "--pci-gpus"},
+      {{"topo", "--topology", "x.xml", "--export", "y.xml"}, "--export"},
+      {{"nosuchcommand"}, "nosuchcommand"},
+  };
+  for (const auto& c : cases) {
+    std::vector<std::string> argv = {placebench_binary()};
+    argv.insert(argv.end(), c.args.begin(), c.args.end());
+    auto r = run_command(argv);
+    EXPECT_EQ(r.exit_code, 2) << c.args.back() << ": " << r.err;
+    EXPECT_TRUE(r.out.empty()) << r.out;
+    EXPECT_NE(r.err.find(c.must_contain), std::string::npos) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  }
+}
+
+TEST(TopoCli, VersionNamesEveryLibrary) {
+  auto r = run_command({placebench_binary(), "--version"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const char* lib : {"placebench", "hwloc", "MPI", "CUDA runtime", "CUDA driver", "NCCL"})
+    EXPECT_NE(r.out.find(lib), std::string::npos) << lib;
+}
