@@ -48,7 +48,8 @@ if(NOT PLACEBENCH_ENABLE_CUDA STREQUAL "OFF")
   check_language(CUDA)
   if(CMAKE_CUDA_COMPILER)
     enable_language(CUDA)
-    set(CMAKE_CUDA_STANDARD 20)
+    # CMake 3.25 does not know nvcc 13's C++20 flag; kernels need no C++20 anyway.
+    set(CMAKE_CUDA_STANDARD 17)
     set(CMAKE_CUDA_STANDARD_REQUIRED ON)
     # cudart is linked statically: the binary starts on nodes without a driver or toolkit.
     set(CMAKE_CUDA_RUNTIME_LIBRARY Static)

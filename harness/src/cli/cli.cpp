@@ -21,6 +21,8 @@ int run_cli(int argc, char** argv) {
 
   CommandAction action;
   add_topo_command(app, action);
+  add_plan_command(app, action);
+  add_verify_command(app, action);
 
   try {
     app.parse(argc, argv);

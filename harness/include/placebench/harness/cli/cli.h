@@ -11,6 +11,8 @@ using CommandAction = std::function<int()>;
 
 // Each registers a subcommand on app and, when it is chosen, sets action.
 void add_topo_command(CLI::App& app, CommandAction& action);
+void add_plan_command(CLI::App& app, CommandAction& action);
+void add_verify_command(CLI::App& app, CommandAction& action);
 
 int run_cli(int argc, char** argv);
 

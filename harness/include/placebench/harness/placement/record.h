@@ -1,0 +1,47 @@
+// Applying an arm to the calling thread and proving it: the placement record that travels with every
+// measurement (effective affinity, memory policy, the node of every page, a status).
+#pragma once
+#include <cstddef>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "placebench/harness/placement/plan.h"
+#include "placebench/hostpipe/numa_buffer.h"
+
+namespace placebench::harness {
+
+struct PlacementRecord {
+  std::string arm;
+  int device_numa = -1;
+  std::vector<int> requested_cpus;  // empty: unpinned
+  std::vector<int> requested_mems;  // empty: default policy
+  std::vector<int> effective_cpus;  // sched_getaffinity of the worker thread
+  std::string mem_policy;           // get_mempolicy(MPOL_F_ADDR) mode of the buffer
+  std::vector<int> mem_policy_nodes;
+  std::map<int, std::size_t> pages;  // node -> pages (-1: not present, -2: unknown)
+  double requested_pages_pct = 0;   // share of pages on the requested nodes (100 for unpinned)
+  std::string status;               // "verified", "partial", "failed"
+  bool degenerate = false;
+  std::vector<std::string> problems;  // why it is not verified, in words
+};
+
+// A worker's placed state: the thread is bound (when the arm pins it) and the buffer allocated
+// (bound, first-touched by this thread).
+struct PlacedWorker {
+  hostpipe::NumaBuffer buffer;
+  PlacementRecord record;
+};
+
+// Binds the calling thread to the worker's CPUs, allocates `bytes` on its memory nodes, touches every
+// page from this thread, then verifies. Never throws for a placement the kernel refuses: that is a
+// `failed` record. Throws std::runtime_error only when memory cannot be mapped at all.
+PlacedWorker apply_placement(const ArmPlan& plan, std::size_t worker, std::size_t bytes);
+
+// Re-reads affinity, policy and page locations, and sets status and problems.
+void verify_placement(PlacementRecord& record, const hostpipe::NumaBuffer& buffer);
+
+nlohmann::json placement_to_json(const PlacementRecord& record);
+
+}  // namespace placebench::harness

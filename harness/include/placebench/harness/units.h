@@ -1,0 +1,18 @@
+// Parsing of sizes ("64M", "4KiB", "1G") and durations ("90s", "36m", "2h", "500ms") given by users.
+#pragma once
+#include <cstdint>
+#include <string>
+
+namespace placebench::harness {
+
+// Binary multiples: K/KiB = 1024, M = 2^20, G = 2^30, T = 2^40; a bare number is bytes.
+// Throws InputError naming `where` (an option or file:line:key) and the accepted forms.
+std::uint64_t parse_size(const std::string& text, const std::string& where);
+
+// ns, us, ms, s, m (minutes), h; a bare number is seconds. Returns seconds.
+double parse_duration_s(const std::string& text, const std::string& where);
+
+// 67108864 -> "64 MiB".
+std::string format_size(std::uint64_t bytes);
+
+}  // namespace placebench::harness

@@ -1,0 +1,73 @@
+// `placebench verify`: apply one arm on the live machine, allocate and touch a buffer, and prove
+// where the thread and the pages really are. Exit 0 only when the record is `verified`.
+#include <fmt/format.h>
+
+#include <iostream>
+#include <memory>
+
+#include "placebench/harness/cli/cli.h"
+#include "placebench/harness/cli/options.h"
+#include "placebench/harness/errors.h"
+#include "placebench/harness/placement/record.h"
+#include "placebench/harness/topology/inventory.h"
+#include "placebench/harness/units.h"
+#include "placebench/hostpipe/cpulist.h"
+
+namespace placebench::harness {
+namespace {
+
+struct VerifyOptions {
+  std::string arm;
+  std::string bytes = "64M";
+  PlanRequest request;
+  bool json = false;
+};
+
+std::string record_table(const PlacementRecord& r, std::size_t bytes) {
+  std::string pages;
+  for (const auto& [node, count] : r.pages)
+    pages += fmt::format("{}{}: {}", pages.empty() ? "" : ", ",
+                         node == -1 ? "not present" : node == -2 ? "unknown" : "node " + std::to_string(node), count);
+  std::string out = fmt::format("Arm {} (device NUMA node {}){}\n", r.arm, r.device_numa, r.degenerate ? "  [degenerate]" : "");
+  out += fmt::format("  requested   CPUs {:<16} memory nodes {}\n",
+                     r.requested_cpus.empty() ? "(not bound)" : hostpipe::format_cpulist(r.requested_cpus),
+                     r.requested_mems.empty() ? "(default policy)" : hostpipe::format_cpulist(r.requested_mems));
+  out += fmt::format("  effective   CPUs {:<16} memory policy {} {}\n", hostpipe::format_cpulist(r.effective_cpus),
+                     r.mem_policy, hostpipe::format_cpulist(r.mem_policy_nodes));
+  out += fmt::format("  pages       {} ({}; {:.2f}% on the requested nodes)\n", pages, format_size(bytes), r.requested_pages_pct);
+  out += fmt::format("  status      {}\n", r.status);
+  for (const auto& p : r.problems) out += "  problem     " + p + "\n";
+  return out;
+}
+
+int run_verify(VerifyOptions& opt) {
+  auto arm = parse_arm(opt.arm);
+  if (!arm) throw InputError("--arm: unknown arm '" + opt.arm + "'; accepted: " + arm_names_list());
+  std::size_t bytes = parse_size(opt.bytes, "--bytes");
+  Topology topo = Topology::load_live();  // verification only ever runs on the live machine
+  Inventory inv = build_inventory(topo);
+  cross_check_live(inv, kernels::query_device_runtime());
+  opt.request.arms = {*arm};
+  ArmPlan plan = plan_arms(inv, opt.request).front();
+  PlacedWorker placed = apply_placement(plan, 0, bytes);
+  if (opt.json)
+    std::cout << placement_to_json(placed.record).dump(2) << "\n";
+  else
+    std::cout << record_table(placed.record, bytes);
+  return placed.record.status == "verified" ? kExitOk : kExitFailed;
+}
+
+}  // namespace
+
+void add_verify_command(CLI::App& app, CommandAction& action) {
+  auto opt = std::make_shared<VerifyOptions>();
+  CLI::App* cmd = app.add_subcommand("verify", "Apply one arm on this machine and prove where threads and pages are");
+  cmd->add_option("--arm", opt->arm, "The arm: " + arm_names_list())->type_name("A")->required();
+  add_device_options(cmd, opt->request.device);
+  cmd->add_option("--bytes", opt->bytes, "Buffer to allocate and touch (4K, 64M, 1G)")->type_name("SIZE")->default_val("64M");
+  add_placement_options(cmd, opt->request);
+  cmd->add_flag("--json", opt->json, "Print the placement record as JSON");
+  cmd->callback([opt, &action] { action = [opt] { return run_verify(*opt); }; });
+}
+
+}  // namespace placebench::harness
