@@ -48,6 +48,34 @@ double parse_duration_s(const std::string& text, const std::string& where) {
   return v;
 }
 
+std::vector<std::uint64_t> parse_size_sweep(const std::string& text, const std::string& where) {
+  std::vector<std::uint64_t> sizes;
+  static const std::regex range(R"(^([^:,]+):([^:,]+):x([0-9]+)$)");
+  std::smatch m;
+  if (std::regex_match(text, m, range)) {
+    std::uint64_t lo = parse_size(m[1].str(), where), hi = parse_size(m[2].str(), where);
+    std::uint64_t factor = std::stoull(m[3].str());
+    if (factor < 2 || lo > hi)
+      throw InputError(fmt::format("{}: bad sweep '{}'; use START:END:xFACTOR with START <= END and FACTOR >= 2 "
+                                   "(4K:256M:x4)", where, text));
+    for (std::uint64_t s = lo; s <= hi; s *= factor) {
+      sizes.push_back(s);
+      if (s > hi / factor) break;
+    }
+    return sizes;
+  }
+  if (text.find(':') != std::string::npos)
+    throw InputError(fmt::format("{}: bad sweep '{}'; use START:END:xFACTOR (4K:256M:x4) or a list (4K,64M)", where, text));
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    std::size_t comma = text.find(',', start);
+    sizes.push_back(parse_size(text.substr(start, comma == std::string::npos ? std::string::npos : comma - start), where));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return sizes;
+}
+
 std::string format_size(std::uint64_t bytes) {
   const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
   int u = 0;

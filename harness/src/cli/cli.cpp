@@ -23,6 +23,7 @@ int run_cli(int argc, char** argv) {
   add_topo_command(app, action);
   add_plan_command(app, action);
   add_verify_command(app, action);
+  add_staging_command(app, action);
 
   try {
     app.parse(argc, argv);

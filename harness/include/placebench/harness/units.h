@@ -2,6 +2,7 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace placebench::harness {
 
@@ -11,6 +12,9 @@ std::uint64_t parse_size(const std::string& text, const std::string& where);
 
 // ns, us, ms, s, m (minutes), h; a bare number is seconds. Returns seconds.
 double parse_duration_s(const std::string& text, const std::string& where);
+
+// A size sweep: "4K:256M:x4" (start:end:xFACTOR, end included when reached) or a list "4K,64M,1G".
+std::vector<std::uint64_t> parse_size_sweep(const std::string& text, const std::string& where);
 
 // 67108864 -> "64 MiB".
 std::string format_size(std::uint64_t bytes);

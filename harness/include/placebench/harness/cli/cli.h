@@ -13,6 +13,7 @@ using CommandAction = std::function<int()>;
 void add_topo_command(CLI::App& app, CommandAction& action);
 void add_plan_command(CLI::App& app, CommandAction& action);
 void add_verify_command(CLI::App& app, CommandAction& action);
+void add_staging_command(CLI::App& app, CommandAction& action);
 
 int run_cli(int argc, char** argv);
 

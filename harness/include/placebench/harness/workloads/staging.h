@@ -1,0 +1,56 @@
+// The staging workload: how fast host memory reaches the device under each placement arm.
+// Backends: `cuda` (cudaMemcpyAsync timed with events, the stream held until a batch is queued) and
+// `host` (the "device buffer" is host memory on the device's NUMA node; copies are memcpy by the bound
+// worker thread). Every row carries the placement record it ran under; data is checked at every size.
+#pragma once
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "placebench/harness/placement/record.h"
+
+namespace placebench::harness {
+
+enum class Direction { kH2D, kD2H, kBidir };
+enum class HostMemory { kPinned, kPageable, kRegistered, kHostAlloc };
+
+std::string direction_name(Direction d);
+std::string host_memory_name(HostMemory m);
+
+struct StagingConfig {
+  std::string backend = "auto";  // auto | cuda | host
+  PlanRequest placement;         // device, arms, CPUs per worker, remote node, degenerate
+  Direction direction = Direction::kH2D;
+  HostMemory memory = HostMemory::kPinned;
+  std::vector<std::uint64_t> sizes;
+  int samples = 20;
+  int copies_per_sample = 0;     // 0: enough copies for ~2 ms per sample (at least 1)
+  int warmup_copies = 2;
+};
+
+struct StagingRow {
+  std::string arm;
+  std::string direction;
+  std::string memory;
+  std::uint64_t bytes = 0;
+  int copies_per_sample = 0;
+  std::vector<double> gbps;      // one value per sample (1 GB/s = 1e9 bytes/s)
+  double gbps_median = 0, gbps_p10 = 0, gbps_p90 = 0;
+  PlacementRecord placement;
+};
+
+struct StagingResult {
+  std::string backend;           // the backend that ran
+  std::string backend_reason;    // why (auto's choice)
+  std::vector<StagingRow> rows;
+};
+
+// Resolves the backend ("auto": cuda when a device is usable, else host) and runs every arm and size.
+// Throws InputError for impossible combinations, std::runtime_error when a data check fails.
+StagingResult run_staging(const Inventory& inv, const StagingConfig& config);
+
+nlohmann::json staging_to_json(const StagingResult& result);
+std::string render_staging_table(const StagingResult& result);
+
+}  // namespace placebench::harness

@@ -1,0 +1,153 @@
+// The staging driver: per arm, a worker thread applies the placement, builds the backend's endpoints,
+// and for each size warms up, times `samples` batches and checks the data (see staging.h).
+#include "placebench/harness/workloads/staging.h"
+
+#include <algorithm>
+#include <cmath>
+#include <exception>
+#include <fmt/format.h>
+#include <thread>
+
+#include "placebench/harness/errors.h"
+#include "placebench/harness/stats/quantile.h"
+#include "placebench/harness/units.h"
+#include "placebench/kernels/device_runtime.h"
+#include "staging_endpoints.h"
+
+namespace placebench::harness {
+
+std::string direction_name(Direction d) {
+  return d == Direction::kH2D ? "h2d" : d == Direction::kD2H ? "d2h" : "bidir";
+}
+
+std::string host_memory_name(HostMemory m) {
+  switch (m) {
+    case HostMemory::kPinned: return "pinned";
+    case HostMemory::kPageable: return "pageable";
+    case HostMemory::kRegistered: return "registered";
+    case HostMemory::kHostAlloc: return "hostalloc";
+  }
+  return "?";
+}
+
+namespace {
+
+constexpr double kTargetSampleSeconds = 2e-3;
+
+struct Backend {
+  std::string name, reason;
+  int gpu = -1;
+};
+
+Backend choose_backend(const StagingConfig& cfg) {
+  kernels::DeviceRuntime rt = kernels::query_device_runtime();
+  int gpu = cfg.placement.device.gpu.value_or(0);
+  if (cfg.backend == "host") return {"host", "requested", -1};
+  if (cfg.backend == "cuda") {
+    if (!rt.usable())
+      throw InputError("--backend cuda: no usable CUDA device (" + rt.status + "); use --backend host or auto");
+    return {"cuda", "requested", gpu};
+  }
+  if (cfg.backend != "auto") throw InputError("--backend: unknown '" + cfg.backend + "'; accepted: auto, cuda, host");
+  if (rt.usable() && !cfg.placement.device.device_numa) return {"cuda", "auto: a CUDA device is usable", gpu};
+  return {"host", "auto: " + (rt.usable() ? std::string("--device-numa names a host device") : "CUDA: " + rt.status), -1};
+}
+
+void summarise(StagingRow& row) {
+  std::vector<double> sorted = row.gbps;
+  std::sort(sorted.begin(), sorted.end());
+  row.gbps_median = stats::quantile_estimate_sorted(sorted, 0.5);
+  row.gbps_p10 = stats::quantile_estimate_sorted(sorted, 0.1);
+  row.gbps_p90 = stats::quantile_estimate_sorted(sorted, 0.9);
+}
+
+// Everything for one arm, on its own (bound) thread.
+std::vector<StagingRow> run_arm(const StagingConfig& cfg, const Backend& backend, const ArmPlan& plan) {
+  std::size_t max_bytes = *std::max_element(cfg.sizes.begin(), cfg.sizes.end());
+  bool bidir = cfg.direction == Direction::kBidir;
+  PlacedWorker placed = apply_placement(plan, 0, max_bytes);
+  std::unique_ptr<PlacedWorker> second;
+  if (bidir) second = std::make_unique<PlacedWorker>(apply_placement(plan, 1, max_bytes));
+  auto ends = backend.name == "cuda"
+                  ? detail::make_cuda_endpoints(cfg, backend.gpu, placed, second.get(), max_bytes)
+                  : detail::make_host_endpoints(cfg, plan, placed, second.get(), max_bytes);
+  std::vector<StagingRow> rows;
+  for (std::uint64_t bytes : cfg.sizes) {
+    std::uint64_t seed = bytes * 1315423911u + static_cast<std::uint64_t>(plan.arm);
+    ends->prepare(bytes, seed);
+    double one = ends->batch(bytes, std::max(1, cfg.warmup_copies));  // warm-up, not recorded
+    int copies = cfg.copies_per_sample > 0
+                     ? cfg.copies_per_sample
+                     : std::clamp(static_cast<int>(std::ceil(kTargetSampleSeconds * std::max(1, cfg.warmup_copies) /
+                                                             std::max(one, 1e-9))), 1, 10000);
+    StagingRow row{arm_name(plan.arm), direction_name(cfg.direction), host_memory_name(cfg.memory), bytes, copies, {}, 0, 0, 0,
+                   placed.record};
+    double moved = static_cast<double>(bytes) * copies * (bidir ? 2 : 1);
+    for (int s = 0; s < cfg.samples; ++s) row.gbps.push_back(moved / ends->batch(bytes, copies) / 1e9);
+    if (auto bad = ends->check(bytes, seed))
+      throw std::runtime_error(fmt::format("data check failed: arm {}, {} {}: byte {} differs from what was sent",
+                                           row.arm, row.direction, format_size(bytes), *bad));
+    summarise(row);
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+}  // namespace
+
+StagingResult run_staging(const Inventory& inv, const StagingConfig& cfg) {
+  if (cfg.sizes.empty()) throw InputError("--sizes: no size given");
+  if (cfg.samples < 1) throw InputError("--samples must be at least 1");
+  Backend backend = choose_backend(cfg);
+  if (backend.name == "host" && cfg.memory == HostMemory::kHostAlloc)
+    throw InputError("--memory hostalloc needs the cuda backend (cudaHostAlloc); use pinned or pageable with --backend host");
+  PlanRequest req = cfg.placement;
+  if (cfg.direction == Direction::kBidir) req.workers = 2;  // one thread per direction, disjoint CPUs
+  std::vector<ArmPlan> plans = plan_arms(inv, req);
+  StagingResult result{backend.name, backend.reason, {}};
+  for (const ArmPlan& plan : plans) {
+    std::vector<StagingRow> rows;
+    std::exception_ptr error;
+    std::thread worker([&] {
+      try {
+        rows = run_arm(cfg, backend, plan);
+      } catch (...) {
+        error = std::current_exception();
+      }
+    });
+    worker.join();
+    if (error) std::rethrow_exception(error);
+    for (auto& r : rows) result.rows.push_back(std::move(r));
+  }
+  return result;
+}
+
+nlohmann::json staging_to_json(const StagingResult& result) {
+  nlohmann::json rows = nlohmann::json::array();
+  for (const auto& r : result.rows)
+    rows.push_back({{"arm", r.arm},
+                    {"direction", r.direction},
+                    {"memory", r.memory},
+                    {"bytes", r.bytes},
+                    {"copies_per_sample", r.copies_per_sample},
+                    {"gbps_median", r.gbps_median},
+                    {"gbps_p10", r.gbps_p10},
+                    {"gbps_p90", r.gbps_p90},
+                    {"samples", r.gbps.size()},
+                    {"gbps_samples", r.gbps},
+                    {"placement", placement_to_json(r.placement)}});
+  return {{"backend", result.backend}, {"backend_reason", result.backend_reason}, {"rows", rows}};
+}
+
+std::string render_staging_table(const StagingResult& result) {
+  std::string out = fmt::format("Backend: {} ({})\n\n", result.backend, result.backend_reason);
+  out += fmt::format("{:<22} {:<6} {:<10} {:>10} {:>10} {:>9} {:>9} {:>8}  {}\n", "Arm", "Dir", "Memory", "Size",
+                     "GB/s med", "p10", "p90", "samples", "placement");
+  for (const auto& r : result.rows)
+    out += fmt::format("{:<22} {:<6} {:<10} {:>10} {:>10.2f} {:>9.2f} {:>9.2f} {:>8}  {}{}\n", r.arm, r.direction, r.memory,
+                       format_size(r.bytes), r.gbps_median, r.gbps_p10, r.gbps_p90, r.gbps.size(), r.placement.status,
+                       r.placement.degenerate ? " (degenerate)" : "");
+  return out;
+}
+
+}  // namespace placebench::harness
