@@ -31,7 +31,13 @@ function(placebench_add_tests dir)
   endif()
   include(GoogleTest)
   file(GLOB _tests CONFIGURE_DEPENDS ${dir}/*_test.cpp)
-  foreach(src IN LISTS _tests)
+  # *_device_test.cpp need a real GPU: registered only with PLACEBENCH_ENABLE_DEVICE_TESTING, where a
+  # missing device is a failure (PLACEBENCH_REQUIRE_DEVICE=1), not a skip.
+  list(FILTER _tests EXCLUDE REGEX "_device_test\\.cpp$")
+  if(PLACEBENCH_ENABLE_DEVICE_TESTING)
+    file(GLOB _device_tests CONFIGURE_DEPENDS ${dir}/*_device_test.cpp)
+  endif()
+  foreach(src IN LISTS _tests _device_tests)
     get_filename_component(_name ${src} NAME_WE)
     set(_target ${PROJECT_NAME}_${_name})
     add_executable(${_target} ${src})
@@ -40,7 +46,12 @@ function(placebench_add_tests dir)
     target_compile_definitions(${_target} PRIVATE
       PLACEBENCH_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
       PLACEBENCH_BINARY_DIR="${PROJECT_BINARY_DIR}")
-    gtest_discover_tests(${_target} WORKING_DIRECTORY ${PROJECT_SOURCE_DIR}
-                         DISCOVERY_MODE PRE_TEST PROPERTIES LABELS "unit;${ARG_LABELS}")
+    if(src MATCHES "_device_test\\.cpp$")
+      gtest_discover_tests(${_target} WORKING_DIRECTORY ${PROJECT_SOURCE_DIR} DISCOVERY_MODE PRE_TEST
+                           PROPERTIES LABELS "device;${ARG_LABELS}" ENVIRONMENT PLACEBENCH_REQUIRE_DEVICE=1)
+    else()
+      gtest_discover_tests(${_target} WORKING_DIRECTORY ${PROJECT_SOURCE_DIR}
+                           DISCOVERY_MODE PRE_TEST PROPERTIES LABELS "unit;${ARG_LABELS}")
+    endif()
   endforeach()
 endfunction()

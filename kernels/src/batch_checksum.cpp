@@ -53,7 +53,7 @@ std::uint64_t batch_checksum_partial_cpu(const void* data, std::size_t bytes, st
   const auto* base = static_cast<const unsigned char*>(data);
   const std::size_t full_words = bytes / 8;
   std::uint64_t sum = sum_full_words(base, first_word, end_word < full_words ? end_word : full_words);
-  if (end_word > full_words) {  // the zero-padded tail word is in range
+  if (first_word <= full_words && end_word > full_words) {  // the zero-padded tail word is in range
     std::uint64_t tail = 0;
     std::memcpy(&tail, base + 8 * full_words, bytes - 8 * full_words);  // low bytes: little-endian
     sum += batch_checksum_term(tail, full_words);

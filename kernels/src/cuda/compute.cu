@@ -6,9 +6,11 @@
 namespace placebench::kernels::detail {
 namespace {
 
-__global__ void compute_kernel(std::uint32_t* __restrict__ data, std::size_t elements, std::uint32_t iterations) {
+__global__ void compute_kernel(std::uint32_t* __restrict__ data, std::size_t elements,
+                               std::uint32_t iterations) {
+  const std::size_t first = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   const std::size_t threads = static_cast<std::size_t>(gridDim.x) * blockDim.x;
-  for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < elements; i += threads) {
+  for (std::size_t i = first; i < elements; i += threads) {
     std::uint32_t x = data[i];
 #pragma unroll 8
     for (std::uint32_t k = 0; k < iterations; ++k) x = compute_round(x);

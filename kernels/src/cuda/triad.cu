@@ -8,8 +8,9 @@ namespace {
 
 // No __restrict__: `a` may be the same buffer as `b` or `c`.
 __global__ void triad_kernel(float* a, const float* b, const float* c, float scalar, std::size_t elements) {
+  const std::size_t first = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   const std::size_t threads = static_cast<std::size_t>(gridDim.x) * blockDim.x;
-  for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < elements; i += threads) {
+  for (std::size_t i = first; i < elements; i += threads) {
     a[i] = __fadd_rn(b[i], __fmul_rn(scalar, c[i]));
   }
 }
