@@ -61,16 +61,43 @@ void summarise(StagingRow& row) {
   row.gbps_p90 = stats::quantile_estimate_sorted(sorted, 0.9);
 }
 
+// The placed worker(s) and the endpoints of one arm; built on the arm's own thread.
+struct ArmSetup {
+  PlacedWorker placed;
+  std::unique_ptr<PlacedWorker> second;
+  std::unique_ptr<detail::StagingEndpoints> ends;
+};
+
+ArmSetup set_up_arm(const StagingConfig& cfg, const Backend& backend, const ArmPlan& plan, std::size_t max_bytes) {
+  ArmSetup s{apply_placement(plan, 0, max_bytes), nullptr, nullptr};
+  if (cfg.direction == Direction::kBidir) s.second = std::make_unique<PlacedWorker>(apply_placement(plan, 1, max_bytes));
+  s.ends = backend.name == "cuda" ? detail::make_cuda_endpoints(cfg, backend.gpu, s.placed, s.second.get(), max_bytes)
+                                  : detail::make_host_endpoints(cfg, plan, s.placed, s.second.get(), max_bytes);
+  return s;
+}
+
+// Runs fn on a new thread (the arm binds that thread, never the caller's) and rethrows its exception.
+template <class Fn>
+void on_arm_thread(Fn fn) {
+  std::exception_ptr error;
+  std::thread worker([&] {
+    try {
+      fn();
+    } catch (...) {
+      error = std::current_exception();
+    }
+  });
+  worker.join();
+  if (error) std::rethrow_exception(error);
+}
+
 // Everything for one arm, on its own (bound) thread.
 std::vector<StagingRow> run_arm(const StagingConfig& cfg, const Backend& backend, const ArmPlan& plan) {
   std::size_t max_bytes = *std::max_element(cfg.sizes.begin(), cfg.sizes.end());
   bool bidir = cfg.direction == Direction::kBidir;
-  PlacedWorker placed = apply_placement(plan, 0, max_bytes);
-  std::unique_ptr<PlacedWorker> second;
-  if (bidir) second = std::make_unique<PlacedWorker>(apply_placement(plan, 1, max_bytes));
-  auto ends = backend.name == "cuda"
-                  ? detail::make_cuda_endpoints(cfg, backend.gpu, placed, second.get(), max_bytes)
-                  : detail::make_host_endpoints(cfg, plan, placed, second.get(), max_bytes);
+  ArmSetup setup = set_up_arm(cfg, backend, plan, max_bytes);
+  auto& ends = setup.ends;
+  const PlacedWorker& placed = setup.placed;
   std::vector<StagingRow> rows;
   for (std::uint64_t bytes : cfg.sizes) {
     std::uint64_t seed = bytes * 1315423911u + static_cast<std::uint64_t>(plan.arm);
@@ -95,31 +122,51 @@ std::vector<StagingRow> run_arm(const StagingConfig& cfg, const Backend& backend
 
 }  // namespace
 
+PlanRequest staging_plan_request(const StagingConfig& cfg) {
+  PlanRequest req = cfg.placement;
+  if (cfg.direction == Direction::kBidir) req.workers = 2;  // one thread per direction, disjoint CPUs
+  return req;
+}
+
 StagingResult run_staging(const Inventory& inv, const StagingConfig& cfg) {
   if (cfg.sizes.empty()) throw InputError("--sizes: no size given");
   if (cfg.samples < 1) throw InputError("--samples must be at least 1");
   Backend backend = choose_backend(cfg);
   if (backend.name == "host" && cfg.memory == HostMemory::kHostAlloc)
     throw InputError("--memory hostalloc needs the cuda backend (cudaHostAlloc); use pinned or pageable with --backend host");
-  PlanRequest req = cfg.placement;
-  if (cfg.direction == Direction::kBidir) req.workers = 2;  // one thread per direction, disjoint CPUs
-  std::vector<ArmPlan> plans = plan_arms(inv, req);
+  std::vector<ArmPlan> plans = plan_arms(inv, staging_plan_request(cfg));
   StagingResult result{backend.name, backend.reason, {}};
   for (const ArmPlan& plan : plans) {
     std::vector<StagingRow> rows;
-    std::exception_ptr error;
-    std::thread worker([&] {
-      try {
-        rows = run_arm(cfg, backend, plan);
-      } catch (...) {
-        error = std::current_exception();
-      }
-    });
-    worker.join();
-    if (error) std::rethrow_exception(error);
+    on_arm_thread([&] { rows = run_arm(cfg, backend, plan); });
     for (auto& r : rows) result.rows.push_back(std::move(r));
   }
   return result;
+}
+
+StagingSteps run_staging_steps(const Inventory&, const StagingConfig& cfg, const ArmPlan& plan, std::uint64_t bytes,
+                               int copies, int warmup_steps, int steps, const std::atomic<bool>* stop) {
+  Backend backend = choose_backend(cfg);
+  StagingSteps out{backend.name, {}, {}, false};
+  out.step_ns.reserve(static_cast<std::size_t>(steps));
+  on_arm_thread([&] {
+    ArmSetup setup = set_up_arm(cfg, backend, plan, bytes);
+    std::uint64_t seed = bytes * 2654435761u + static_cast<std::uint64_t>(plan.arm);
+    setup.ends->prepare(bytes, seed);
+    for (int i = 0; i < warmup_steps; ++i) setup.ends->batch(bytes, copies);
+    for (int i = 0; i < steps; ++i) {
+      if (stop && stop->load(std::memory_order_relaxed)) {
+        out.stopped = true;
+        break;
+      }
+      out.step_ns.push_back(static_cast<std::int64_t>(setup.ends->batch(bytes, copies) * 1e9));
+    }
+    if (auto bad = setup.ends->check(bytes, seed))
+      throw std::runtime_error(fmt::format("data check failed: arm {}: byte {} of {} differs from what was sent",
+                                           arm_name(plan.arm), *bad, format_size(bytes)));
+    out.placement = setup.placed.record;
+  });
+  return out;
 }
 
 nlohmann::json staging_to_json(const StagingResult& result) {

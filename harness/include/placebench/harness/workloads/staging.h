@@ -3,6 +3,7 @@
 // `host` (the "device buffer" is host memory on the device's NUMA node; copies are memcpy by the bound
 // worker thread). Every row carries the placement record it ran under; data is checked at every size.
 #pragma once
+#include <atomic>
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -49,6 +50,21 @@ struct StagingResult {
 // Resolves the backend ("auto": cuda when a device is usable, else host) and runs every arm and size.
 // Throws InputError for impossible combinations, std::runtime_error when a data check fails.
 StagingResult run_staging(const Inventory& inv, const StagingConfig& config);
+
+// The placement request staging plans with (bidir needs a second worker: one thread per direction).
+PlanRequest staging_plan_request(const StagingConfig& config);
+
+// One runner trial of staging: after `warmup_steps` untimed steps, `steps` timed steps of `copies`
+// copies of `bytes` each, on a worker thread placed by `plan`. Data is checked at the end (mismatch:
+// std::runtime_error). `stop` (may be null) ends the trial early between steps.
+struct StagingSteps {
+  std::string backend;
+  std::vector<std::int64_t> step_ns;
+  PlacementRecord placement;
+  bool stopped = false;
+};
+StagingSteps run_staging_steps(const Inventory& inv, const StagingConfig& config, const ArmPlan& plan, std::uint64_t bytes,
+                               int copies, int warmup_steps, int steps, const std::atomic<bool>* stop);
 
 nlohmann::json staging_to_json(const StagingResult& result);
 std::string render_staging_table(const StagingResult& result);

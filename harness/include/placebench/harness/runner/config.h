@@ -1,0 +1,72 @@
+// Experiment configuration (configs/*.yaml) as plain structs, validated once at load time.
+// Errors name the file, line, key and the accepted values (InputError -> exit 2).
+#pragma once
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "placebench/harness/placement/arm.h"
+#include "placebench/harness/workloads/staging.h"
+
+namespace placebench::harness {
+
+enum class Order { kRandom, kAbba, kFixed };
+enum class Statistic { kMedian, kP99, kThroughput };
+
+std::string order_name(Order o);
+std::string statistic_name(Statistic s);
+
+struct WorkloadSpec {
+  std::string type;                 // "staging" | "pipeline" | "collective"
+  std::string backend = "auto";     // auto | cuda | host (staging, pipeline)
+  // staging: one step = one batch of `copies` copies of `bytes` in `direction`
+  Direction direction = Direction::kH2D;
+  HostMemory memory = HostMemory::kPinned;
+  std::uint64_t bytes = 4ull << 20;
+  int copies = 4;
+  nlohmann::json params;            // pipeline/collective parameters, validated by their adapters
+};
+
+struct ClassConfig {
+  std::string name;
+  WorkloadSpec workload;
+  Arm baseline = Arm::kLocal;
+  std::vector<Arm> compare;         // the other arms
+  std::optional<int> gpu;           // the device (GPU index) or ...
+  std::optional<int> device_numa;   // ... host device NUMA node
+  std::optional<int> remote_node;
+  int cpus_per_worker = 1;
+  bool allow_degenerate = false;
+  double margin_pct = 2.0;          // |difference| below this is "equivalent"
+  Statistic statistic = Statistic::kMedian;
+  nlohmann::json decision;          // job length, GPUs per job, queue times, objective, rate (for `decide`)
+  std::vector<Arm> arms() const;    // baseline first, then compare
+};
+
+struct ExperimentConfig {
+  std::string source;               // the file it came from
+  std::string name;
+  std::uint64_t seed = 1;
+  int min_rounds = 5;
+  int max_rounds = 20;
+  Order order = Order::kRandom;
+  int warmup_steps = 5;
+  int steps = 50;
+  double confidence = 0.95;
+  double target_half_width_pct = 5.0;
+  std::string output_dir = "results";  // runs go to <output_dir>/<timestamp>-<host>/
+  nlohmann::json contention;        // passed to workloads that support it
+  std::vector<ClassConfig> classes;
+};
+
+// Parses and validates. Throws InputError "FILE:LINE: KEY: problem; accepted: ..." for any problem.
+ExperimentConfig load_experiment_config(const std::string& path);
+ExperimentConfig parse_experiment_config(const std::string& yaml_text, const std::string& source);
+
+nlohmann::json config_to_json(const ExperimentConfig& config);
+// Rebuilds a config from its JSON copy (run.json), for --resume and compare.
+ExperimentConfig config_from_json(const nlohmann::json& j);
+
+}  // namespace placebench::harness

@@ -1,0 +1,39 @@
+// The experiment runner: rounds of interleaved trials, crash-safe results, sequential stopping.
+#pragma once
+#include <atomic>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "placebench/harness/runner/analysis.h"
+#include "placebench/harness/runner/config.h"
+
+namespace placebench::harness {
+
+struct RunOptions {
+  std::string out_dir;              // exact run directory; "" = <config output>/<timestamp>-<host>
+  std::string resume_dir;           // continue this run instead
+  std::string command_line;
+  bool tty_progress = false;        // one updating progress line instead of plain lines
+};
+
+struct RunOutcome {
+  std::string dir;
+  std::vector<ClassAnalysis> classes;
+  bool complete = false;            // false: interrupted
+};
+
+// Runs (or resumes) the experiment. `stop` is raised by SIGINT/SIGTERM: the trial in flight is dropped,
+// every finished trial is already on disk, summary.json is written with complete = false.
+RunOutcome run_experiment(ExperimentConfig config, const RunOptions& options, const std::atomic<bool>& stop);
+
+// Rebuilds the analysis of a run directory from trials.jsonl (compare, and summary.json when missing).
+struct LoadedRun {
+  ExperimentConfig config;
+  std::vector<nlohmann::json> trials;
+  std::vector<std::string> warnings;
+  bool complete = false;
+};
+LoadedRun load_run(const std::string& dir);
+
+}  // namespace placebench::harness

@@ -1,0 +1,95 @@
+// `placebench run`: an experiment (configs/*.yaml; built-in configs/default.yaml without --config),
+// progress on stderr, results in a run directory, the verdict table at the end.
+#include <unistd.h>
+
+#include <atomic>
+#include <csignal>
+#include <iostream>
+#include <memory>
+
+#include "placebench/harness/cli/cli.h"
+#include "placebench/harness/errors.h"
+#include "placebench/harness/runner/default_config.h"
+#include "placebench/harness/runner/runner.h"
+
+namespace placebench::harness {
+namespace {
+
+// The only process-wide state: what SIGINT/SIGTERM tell the runner (a signal handler can do no more).
+std::atomic<bool> g_stop_requested{false};
+extern "C" void on_stop_signal(int) { g_stop_requested.store(true); }
+
+struct RunCliOptions {
+  std::string config_file, out, resume, rounds, order, fail_on;
+  std::optional<std::uint64_t> seed;
+  std::string command_line;
+};
+
+void apply_overrides(ExperimentConfig& cfg, const RunCliOptions& o) {
+  if (o.seed) cfg.seed = *o.seed;
+  if (!o.order.empty()) cfg.order = o.order == "random" ? Order::kRandom : o.order == "abba" ? Order::kAbba : Order::kFixed;
+  if (!o.rounds.empty()) {
+    auto colon = o.rounds.find(':');
+    try {
+      if (colon == std::string::npos) throw std::invalid_argument("no colon");
+      cfg.min_rounds = std::stoi(o.rounds.substr(0, colon));
+      cfg.max_rounds = std::stoi(o.rounds.substr(colon + 1));
+    } catch (const std::exception&) {
+      throw InputError("--rounds: '" + o.rounds + "' is not MIN:MAX (e.g. 5:20)");
+    }
+    if (cfg.min_rounds < 2 || cfg.max_rounds < cfg.min_rounds)
+      throw InputError("--rounds: need 2 <= MIN <= MAX, got " + o.rounds);
+  }
+}
+
+int exit_status(const RunOutcome& outcome, const std::string& fail_on) {
+  if (!outcome.complete) return 130;
+  if (fail_on.empty()) return kExitOk;
+  for (const auto& c : outcome.classes)
+    for (const auto& a : c.arms)
+      if (a.verdict == fail_on) {
+        std::cerr << "placebench run: class " << c.name << " arm " << a.arm << " is " << fail_on << " (--fail-on)\n";
+        return kExitCheckFailed;
+      }
+  return kExitOk;
+}
+
+int run_run(const RunCliOptions& o) {
+  if (!o.resume.empty() && (!o.config_file.empty() || o.seed || !o.rounds.empty() || !o.order.empty()))
+    throw InputError("--resume continues a run with its own config, seed, rounds and order; drop the other options");
+  ExperimentConfig cfg;
+  if (o.resume.empty()) {
+    cfg = o.config_file.empty() ? parse_experiment_config(default_config_yaml(), "configs/default.yaml (built in)")
+                                : load_experiment_config(o.config_file);
+    apply_overrides(cfg, o);
+  }
+  std::signal(SIGINT, on_stop_signal);
+  std::signal(SIGTERM, on_stop_signal);
+  RunOptions ro{o.out, o.resume, o.command_line, static_cast<bool>(isatty(STDERR_FILENO))};
+  RunOutcome outcome = run_experiment(std::move(cfg), ro, g_stop_requested);
+  std::cout << render_analysis_table(outcome.classes, outcome.complete);
+  std::cout << "Results: " << outcome.dir << (outcome.complete ? "" : " (interrupted: continue with --resume " + outcome.dir + ")") << "\n";
+  return exit_status(outcome, o.fail_on);
+}
+
+}  // namespace
+
+void add_run_command(CLI::App& app, CommandAction& action, const std::string& command_line) {
+  auto o = std::make_shared<RunCliOptions>();
+  o->command_line = command_line;
+  CLI::App* cmd = app.add_subcommand("run", "Run an experiment: interleaved randomized rounds, crash-safe results, verdicts");
+  cmd->add_option("--config", o->config_file, "Experiment YAML (default: the built-in configs/default.yaml)")->type_name("FILE");
+  cmd->add_option("--out", o->out, "Run directory (default: <experiment output>/<timestamp>-<host>/)")->type_name("DIR");
+  cmd->add_option("--seed", o->seed, "Override the experiment's seed")->type_name("S");
+  cmd->add_option("--rounds", o->rounds, "Override the rounds as MIN:MAX")->type_name("MIN:MAX");
+  cmd->add_option("--order", o->order, "Arm order within a round")
+      ->check(CLI::IsMember({"random", "abba", "fixed"}))
+      ->type_name("random|abba|fixed");
+  cmd->add_option("--resume", o->resume, "Continue an interrupted run in DIR (its config, seed and schedule)")->type_name("DIR");
+  cmd->add_option("--fail-on", o->fail_on, "Exit 3 when any arm gets this verdict (for cluster CI)")
+      ->check(CLI::IsMember({"slower", "inconclusive", "faster", "equivalent"}))
+      ->type_name("VERDICT");
+  cmd->callback([o, &action] { action = [o] { return run_run(*o); }; });
+}
+
+}  // namespace placebench::harness

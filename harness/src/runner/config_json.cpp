@@ -1,0 +1,106 @@
+// ExperimentConfig <-> JSON: the copy kept in run.json, read back by --resume and compare.
+#include "placebench/harness/runner/config.h"
+
+namespace placebench::harness {
+
+std::string order_name(Order o) { return o == Order::kRandom ? "random" : o == Order::kAbba ? "abba" : "fixed"; }
+
+std::string statistic_name(Statistic s) {
+  return s == Statistic::kMedian ? "median" : s == Statistic::kP99 ? "p99" : "throughput";
+}
+
+std::vector<Arm> ClassConfig::arms() const {
+  std::vector<Arm> a{baseline};
+  a.insert(a.end(), compare.begin(), compare.end());
+  return a;
+}
+
+namespace {
+
+template <class T>
+nlohmann::json opt(const std::optional<T>& v) {
+  return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
+}
+
+template <class T>
+std::optional<T> opt_from(const nlohmann::json& j) {
+  return j.is_null() ? std::nullopt : std::optional<T>(j.get<T>());
+}
+
+nlohmann::json workload_to_json(const WorkloadSpec& w) {
+  return {{"type", w.type}, {"backend", w.backend}, {"direction", direction_name(w.direction)},
+          {"memory", host_memory_name(w.memory)}, {"bytes", w.bytes}, {"copies", w.copies}, {"params", w.params}};
+}
+
+WorkloadSpec workload_from_json(const nlohmann::json& j) {
+  WorkloadSpec w;
+  w.type = j.at("type");
+  w.backend = j.at("backend");
+  std::string d = j.at("direction");
+  w.direction = d == "h2d" ? Direction::kH2D : d == "d2h" ? Direction::kD2H : Direction::kBidir;
+  std::string m = j.at("memory");
+  w.memory = m == "pinned" ? HostMemory::kPinned : m == "pageable" ? HostMemory::kPageable
+             : m == "registered" ? HostMemory::kRegistered : HostMemory::kHostAlloc;
+  w.bytes = j.at("bytes");
+  w.copies = j.at("copies");
+  w.params = j.value("params", nlohmann::json());
+  return w;
+}
+
+}  // namespace
+
+nlohmann::json config_to_json(const ExperimentConfig& e) {
+  nlohmann::json classes = nlohmann::json::array();
+  for (const auto& k : e.classes) {
+    std::vector<std::string> compare;
+    for (Arm a : k.compare) compare.push_back(arm_name(a));
+    classes.push_back({{"name", k.name}, {"workload", workload_to_json(k.workload)},
+                       {"arms", {{"baseline", arm_name(k.baseline)}, {"compare", compare}}},
+                       {"gpu", opt(k.gpu)}, {"device_numa", opt(k.device_numa)}, {"remote_node", opt(k.remote_node)},
+                       {"cpus_per_worker", k.cpus_per_worker}, {"allow_degenerate", k.allow_degenerate},
+                       {"margin_pct", k.margin_pct}, {"statistic", statistic_name(k.statistic)},
+                       {"decision", k.decision}});
+  }
+  return {{"source", e.source}, {"name", e.name}, {"seed", e.seed},
+          {"rounds", {{"min", e.min_rounds}, {"max", e.max_rounds}}}, {"order", order_name(e.order)},
+          {"warmup_steps", e.warmup_steps}, {"steps", e.steps}, {"confidence", e.confidence},
+          {"target_half_width_pct", e.target_half_width_pct}, {"output", e.output_dir},
+          {"contention", e.contention}, {"classes", classes}};
+}
+
+ExperimentConfig config_from_json(const nlohmann::json& j) {
+  ExperimentConfig e;
+  e.source = j.at("source");
+  e.name = j.at("name");
+  e.seed = j.at("seed");
+  e.min_rounds = j.at("rounds").at("min");
+  e.max_rounds = j.at("rounds").at("max");
+  std::string o = j.at("order");
+  e.order = o == "random" ? Order::kRandom : o == "abba" ? Order::kAbba : Order::kFixed;
+  e.warmup_steps = j.at("warmup_steps");
+  e.steps = j.at("steps");
+  e.confidence = j.at("confidence");
+  e.target_half_width_pct = j.at("target_half_width_pct");
+  e.output_dir = j.at("output");
+  e.contention = j.value("contention", nlohmann::json());
+  for (const auto& c : j.at("classes")) {
+    ClassConfig k;
+    k.name = c.at("name");
+    k.workload = workload_from_json(c.at("workload"));
+    k.baseline = *parse_arm(c.at("arms").at("baseline"));
+    for (const auto& a : c.at("arms").at("compare")) k.compare.push_back(*parse_arm(a));
+    k.gpu = opt_from<int>(c.at("gpu"));
+    k.device_numa = opt_from<int>(c.at("device_numa"));
+    k.remote_node = opt_from<int>(c.at("remote_node"));
+    k.cpus_per_worker = c.at("cpus_per_worker");
+    k.allow_degenerate = c.at("allow_degenerate");
+    k.margin_pct = c.at("margin_pct");
+    std::string s = c.at("statistic");
+    k.statistic = s == "median" ? Statistic::kMedian : s == "p99" ? Statistic::kP99 : Statistic::kThroughput;
+    k.decision = c.value("decision", nlohmann::json());
+    e.classes.push_back(std::move(k));
+  }
+  return e;
+}
+
+}  // namespace placebench::harness

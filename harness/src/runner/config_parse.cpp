@@ -1,0 +1,180 @@
+// YAML -> ExperimentConfig with validation (see config.h). Every error names file, line and key.
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "placebench/harness/errors.h"
+#include "placebench/harness/runner/config.h"
+#include "placebench/harness/units.h"
+#include "yaml_check.h"
+
+namespace placebench::harness {
+namespace {
+
+using detail::YamlContext;
+
+std::vector<std::string> arm_strings() {
+  std::vector<std::string> v;
+  for (Arm a : all_arms()) v.push_back(arm_name(a));
+  return v;
+}
+
+nlohmann::json yaml_to_json(const YAML::Node& n) {
+  if (n.IsMap()) {
+    nlohmann::json j = nlohmann::json::object();
+    for (const auto& kv : n) j[kv.first.as<std::string>()] = yaml_to_json(kv.second);
+    return j;
+  }
+  if (n.IsSequence()) {
+    nlohmann::json j = nlohmann::json::array();
+    for (const auto& e : n) j.push_back(yaml_to_json(e));
+    return j;
+  }
+  if (n.IsNull()) return nullptr;
+  return n.as<std::string>();
+}
+
+WorkloadSpec parse_workload(const YamlContext& c, const YAML::Node& n, const std::string& where) {
+  c.check_keys(n, where, {"type", "backend", "direction", "memory", "bytes", "copies"});
+  WorkloadSpec w;
+  if (!n["type"]) c.fail(n, where + ".type", "missing; accepted: staging");
+  w.type = c.one_of(n["type"], where + ".type", {"staging"});
+  if (n["backend"]) w.backend = c.one_of(n["backend"], where + ".backend", {"auto", "cuda", "host"});
+  if (n["direction"]) {
+    std::string d = c.one_of(n["direction"], where + ".direction", {"h2d", "d2h", "bidir"});
+    w.direction = d == "h2d" ? Direction::kH2D : d == "d2h" ? Direction::kD2H : Direction::kBidir;
+  }
+  if (n["memory"]) {
+    std::string m = c.one_of(n["memory"], where + ".memory", {"pinned", "pageable", "registered", "hostalloc"});
+    w.memory = m == "pinned" ? HostMemory::kPinned : m == "pageable" ? HostMemory::kPageable
+               : m == "registered" ? HostMemory::kRegistered : HostMemory::kHostAlloc;
+  }
+  if (n["bytes"]) {
+    try {
+      w.bytes = parse_size(c.text(n["bytes"], where + ".bytes"), where + ".bytes");
+    } catch (const InputError&) {
+      c.fail(n["bytes"], where + ".bytes", "bad size; use 4K, 64M, 1G");
+    }
+  }
+  if (n["copies"]) w.copies = static_cast<int>(c.integer(n["copies"], where + ".copies", 1, 1000000));
+  return w;
+}
+
+ClassConfig parse_class(const YamlContext& c, const YAML::Node& n, const std::string& where) {
+  c.check_keys(n, where, {"name", "workload", "arms", "gpu", "device_numa", "remote_node", "cpus_per_worker",
+                          "allow_degenerate", "margin_pct", "statistic", "decision"});
+  ClassConfig k;
+  if (!n["name"]) c.fail(n, where + ".name", "missing: every class needs a name");
+  k.name = c.text(n["name"], where + ".name");
+  if (!n["workload"]) c.fail(n, where + ".workload", "missing; e.g. {type: staging, bytes: 4M}");
+  k.workload = parse_workload(c, n["workload"], where + ".workload");
+  if (n["arms"]) {
+    const YAML::Node& a = n["arms"];
+    c.check_keys(a, where + ".arms", {"baseline", "compare"});
+    if (a["baseline"]) k.baseline = *parse_arm(c.one_of(a["baseline"], where + ".arms.baseline", arm_strings()));
+    if (a["compare"]) {
+      if (!a["compare"].IsSequence()) c.fail(a["compare"], where + ".arms.compare", "must be a list, e.g. [remote, unpinned]");
+      for (const auto& e : a["compare"]) k.compare.push_back(*parse_arm(c.one_of(e, where + ".arms.compare", arm_strings())));
+    }
+  }
+  if (k.compare.empty()) k.compare = {Arm::kRemote};
+  for (Arm a : k.compare)
+    if (a == k.baseline) c.fail(n["arms"], where + ".arms.compare", "repeats the baseline arm " + arm_name(a));
+  if (n["gpu"]) k.gpu = static_cast<int>(c.integer(n["gpu"], where + ".gpu", 0, 1023));
+  if (n["device_numa"]) k.device_numa = static_cast<int>(c.integer(n["device_numa"], where + ".device_numa", 0, 1023));
+  if (k.gpu && k.device_numa) c.fail(n["device_numa"], where + ".device_numa", "give either gpu or device_numa, not both");
+  if (n["remote_node"]) k.remote_node = static_cast<int>(c.integer(n["remote_node"], where + ".remote_node", 0, 1023));
+  if (n["cpus_per_worker"]) k.cpus_per_worker = static_cast<int>(c.integer(n["cpus_per_worker"], where + ".cpus_per_worker", 1, 4096));
+  if (n["allow_degenerate"]) k.allow_degenerate = c.boolean(n["allow_degenerate"], where + ".allow_degenerate");
+  if (n["margin_pct"]) k.margin_pct = c.number(n["margin_pct"], where + ".margin_pct", 0, 100);
+  if (n["statistic"]) {
+    std::string s = c.one_of(n["statistic"], where + ".statistic", {"median", "p99", "throughput"});
+    k.statistic = s == "median" ? Statistic::kMedian : s == "p99" ? Statistic::kP99 : Statistic::kThroughput;
+  }
+  if (n["decision"]) {
+    c.check_keys(n["decision"], where + ".decision",
+                 {"job_length", "gpus_per_job", "queue", "objective", "rate_per_gpu_hour", "p_local_prefer", "p_remote_any"});
+    k.decision = yaml_to_json(n["decision"]);
+  }
+  return k;
+}
+
+void parse_rounds(const YamlContext& c, const YAML::Node& n, ExperimentConfig& e) {
+  c.check_keys(n, "experiment.rounds", {"min", "max"});
+  if (n["min"]) e.min_rounds = static_cast<int>(c.integer(n["min"], "experiment.rounds.min", 2, 100000));
+  if (n["max"]) e.max_rounds = static_cast<int>(c.integer(n["max"], "experiment.rounds.max", 2, 100000));
+  if (e.max_rounds < e.min_rounds) c.fail(n, "experiment.rounds", "max is below min");
+}
+
+void parse_experiment(const YamlContext& c, const YAML::Node& n, ExperimentConfig& e) {
+  c.check_keys(n, "experiment", {"name", "seed", "rounds", "order", "warmup_steps", "steps", "confidence",
+                                 "target_half_width_pct", "output", "contention"});
+  if (n["name"]) e.name = c.text(n["name"], "experiment.name");
+  if (n["seed"]) e.seed = static_cast<std::uint64_t>(c.integer(n["seed"], "experiment.seed", 0, (1ll << 62)));
+  if (n["rounds"]) parse_rounds(c, n["rounds"], e);
+  if (n["order"]) {
+    std::string o = c.one_of(n["order"], "experiment.order", {"random", "abba", "fixed"});
+    e.order = o == "random" ? Order::kRandom : o == "abba" ? Order::kAbba : Order::kFixed;
+  }
+  if (n["warmup_steps"]) e.warmup_steps = static_cast<int>(c.integer(n["warmup_steps"], "experiment.warmup_steps", 0, 1000000));
+  if (n["steps"]) e.steps = static_cast<int>(c.integer(n["steps"], "experiment.steps", 3, 10000000));
+  if (n["confidence"]) e.confidence = c.number(n["confidence"], "experiment.confidence", 0.5, 0.9999);
+  if (n["target_half_width_pct"])
+    e.target_half_width_pct = c.number(n["target_half_width_pct"], "experiment.target_half_width_pct", 0.01, 1000);
+  if (n["output"]) e.output_dir = c.text(n["output"], "experiment.output");
+  if (n["contention"]) e.contention = yaml_to_json(n["contention"]);
+}
+
+YAML::Node load_yaml(const std::string& text, const std::string& source) {
+  try {
+    return YAML::Load(text);
+  } catch (const YAML::Exception& ex) {
+    throw InputError(fmt::format("{}:{}: not valid YAML ({}); fix the syntax at that line", source, ex.mark.line + 1, ex.msg));
+  }
+}
+
+}  // namespace
+
+ExperimentConfig parse_experiment_config(const std::string& text, const std::string& source) {
+  YamlContext c{source};
+  YAML::Node root = load_yaml(text, source);
+  if (!root.IsMap()) throw InputError(source + ":1: the file must be a mapping with 'experiment' and 'classes'");
+  c.check_keys(root, "", {"experiment", "classes"});
+  ExperimentConfig e;
+  e.source = source;
+  e.name = std::filesystem::path(source).stem().string();
+  if (root["experiment"]) parse_experiment(c, root["experiment"], e);
+  const YAML::Node& classes = root["classes"];
+  if (!classes || !classes.IsSequence() || classes.size() == 0)
+    c.fail(classes ? classes : root, "classes", "missing or empty: list at least one workload class");
+  for (std::size_t i = 0; i < classes.size(); ++i) {
+    std::string where = fmt::format("classes[{}]", i);
+    YAML::Node node = classes[i];
+    if (node.IsMap() && node["include"]) {  // a class kept in its own file, relative to this one
+      c.check_keys(node, where, {"include"});
+      auto path = std::filesystem::path(source).parent_path() / c.text(node["include"], where + ".include");
+      std::ifstream in(path);
+      if (!in) c.fail(node["include"], where + ".include", "cannot read " + path.string());
+      std::stringstream ss;
+      ss << in.rdbuf();
+      e.classes.push_back(parse_class(YamlContext{path.string()}, load_yaml(ss.str(), path.string()), "class"));
+    } else {
+      e.classes.push_back(parse_class(c, node, where));
+    }
+    for (std::size_t j = 0; j + 1 < e.classes.size(); ++j)
+      if (e.classes[j].name == e.classes.back().name) c.fail(node, where + ".name", "duplicate class name " + e.classes.back().name);
+  }
+  return e;
+}
+
+ExperimentConfig load_experiment_config(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw InputError(path + ": cannot read the config file; give a YAML file like configs/default.yaml");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return parse_experiment_config(ss.str(), path);
+}
+
+}  // namespace placebench::harness

@@ -1,0 +1,33 @@
+// run.json: schema version, versions, host, topology, the config copy, seed, start time.
+#include "run_context.h"
+
+#include <chrono>
+#include <ctime>
+
+#include "placebench/harness/build_info.h"
+#include "placebench/harness/runner/run_directory.h"
+#include "placebench/harness/topology/inventory_format.h"
+
+namespace placebench::harness::detail {
+
+nlohmann::json make_run_context(const ExperimentConfig& config, const Inventory& inv, const std::string& command_line) {
+  std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  char buf[32];
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  VersionReport v = collect_versions();
+  return {{"schema_version", kResultsSchemaVersion},
+          {"placebench_version", v.placebench},
+          {"git_revision", v.git_revision},
+          {"command_line", command_line},
+          {"start_time", buf},
+          {"host", inv.host},
+          {"seed", config.seed},
+          {"order", order_name(config.order)},
+          {"versions", versions_to_json(v)},
+          {"topology", inventory_to_json(inv)},
+          {"config", config_to_json(config)}};
+}
+
+}  // namespace placebench::harness::detail
