@@ -1,0 +1,158 @@
+// `placebench run`, `compare` and `stats` end to end: the run directory's contents, kill -9 and resume,
+// SIGINT, --fail-on, and bad input.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <set>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "run_command.h"
+
+using namespace placebench::testing;
+using nlohmann::json;
+
+namespace {
+
+std::string tiny() { return std::string(PLACEBENCH_SOURCE_DIR) + "/tests/fixtures/configs/tiny.yaml"; }
+
+std::string fresh_dir(const std::string& name) {
+  std::string d = ::testing::TempDir() + "/pb-run-" + name;
+  std::filesystem::remove_all(d);
+  return d;
+}
+
+std::vector<json> read_lines(const std::string& path) {
+  std::ifstream in(path);
+  std::vector<json> v;
+  for (std::string line; std::getline(in, line);) v.push_back(json::parse(line));
+  return v;
+}
+
+json read_json(const std::string& path) {
+  std::ifstream in(path);
+  return json::parse(in);
+}
+
+// Starts a run in the background, waits until it has written `lines` trials, then sends `signal`.
+CommandResult run_until(const std::string& out, int lines, const std::string& signal, const std::string& rounds) {
+  std::string script = "'" + placebench_binary() + "' run --config '" + tiny() + "' --rounds " + rounds + " --out '" + out +
+                       "' & pid=$!; for i in $(seq 600); do n=$(cat '" + out + "/trials.jsonl' 2>/dev/null | wc -l); " +
+                       "[ \"$n\" -ge " + std::to_string(lines) + " ] && break; sleep 0.05; done; kill -" + signal +
+                       " $pid; wait $pid; echo \"status=$?\"";
+  return run_command({"bash", "-c", script}, 120);
+}
+
+}  // namespace
+
+TEST(RunCli, WritesRunTrialsAndSummary) {
+  std::string out = fresh_dir("basic");
+  auto r = run_command({placebench_binary(), "run", "--config", tiny(), "--out", out, "--seed", "11"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("Class tiny"), std::string::npos);
+  json run = read_json(out + "/run.json");
+  for (const char* k : {"schema_version", "placebench_version", "git_revision", "command_line", "config", "seed", "host",
+                        "topology", "versions", "start_time"})
+    EXPECT_TRUE(run.contains(k)) << k;
+  EXPECT_EQ(run["seed"], 11);
+  auto trials = read_lines(out + "/trials.jsonl");
+  ASSERT_GE(trials.size(), 6u);  // at least min rounds x 2 arms
+  for (const auto& t : trials) {
+    EXPECT_EQ(t["step_ns"].size(), 12u);
+    EXPECT_EQ(t["placement"]["status"], "verified");
+    for (const char* k : {"class", "arm", "round", "position", "summary", "flags"}) EXPECT_TRUE(t.contains(k)) << k;
+  }
+  json summary = read_json(out + "/summary.json");
+  EXPECT_TRUE(summary["complete"]);
+  auto cmp = run_command({placebench_binary(), "compare", out, "--json"});
+  ASSERT_EQ(cmp.exit_code, 0) << cmp.err;
+  json c = json::parse(cmp.out);
+  ASSERT_EQ(c["classes"].size(), 1u);
+  const auto& arms = c["classes"][0]["arms"];
+  EXPECT_EQ(arms[1]["arm"], "unpinned");
+  for (const char* k : {"arm", "n_rounds", "median", "median_ci", "ratio_pct", "ratio_ci_pct", "verdict"})
+    EXPECT_TRUE(arms[1].contains(k)) << k;
+  EXPECT_EQ(c["complete"], true);
+}
+
+TEST(RunCli, KillDashNineLosesAtMostOneTrialAndResumeFinishes) {
+  std::string out = fresh_dir("kill");
+  auto r = run_until(out, 3, "9", "150:150");
+  ASSERT_NE(r.out.find("status=137"), std::string::npos) << r.out << r.err;  // killed, not finished
+  auto before = read_lines(out + "/trials.jsonl");
+  EXPECT_GE(before.size(), 3u);
+  ASSERT_LT(before.size(), 300u);
+  std::ofstream(out + "/trials.jsonl", std::ios::app) << "{\"class\":\"tiny\",\"ar";  // a write cut short
+  auto cmp = run_command({placebench_binary(), "compare", out, "--json"});
+  ASSERT_EQ(cmp.exit_code, 0) << cmp.err;
+  EXPECT_NE(cmp.err.find("truncated last line"), std::string::npos);
+  EXPECT_EQ(json::parse(cmp.out)["complete"], false);
+  auto resumed = run_command({placebench_binary(), "run", "--resume", out}, 300);
+  ASSERT_EQ(resumed.exit_code, 0) << resumed.err;
+  auto after = read_lines(out + "/trials.jsonl");
+  EXPECT_EQ(after.size(), 300u);  // 150 rounds x 2 arms, each slot exactly once
+  for (std::size_t i = 0; i < before.size(); ++i) EXPECT_EQ(after[i], before[i]);
+  std::set<std::pair<int, std::string>> slots;
+  for (const auto& t : after) slots.insert({t["round"].get<int>(), t["arm"].get<std::string>()});
+  EXPECT_EQ(slots.size(), 300u);
+  EXPECT_TRUE(read_json(out + "/summary.json")["complete"]);
+}
+
+TEST(RunCli, SigintKeepsFinishedTrialsAndSaysHowToResume) {
+  std::string out = fresh_dir("sigint");
+  auto r = run_until(out, 2, "INT", "150:150");
+  EXPECT_NE(r.out.find("status=130"), std::string::npos) << r.out << r.err;
+  EXPECT_NE(r.out.find("--resume"), std::string::npos);
+  EXPECT_FALSE(read_json(out + "/summary.json")["complete"]);
+  EXPECT_GE(read_lines(out + "/trials.jsonl").size(), 2u);
+}
+
+TEST(RunCli, FailOnInconclusiveExitsThree) {
+  // Two rounds cannot give a CI at the requested confidence: every comparison is inconclusive.
+  auto r = run_command({placebench_binary(), "run", "--config", tiny(), "--rounds", "2:2", "--out", fresh_dir("failon"),
+                        "--fail-on", "inconclusive"});
+  EXPECT_EQ(r.exit_code, 3) << r.err;
+}
+
+TEST(RunCli, BadInputExitsTwo) {
+  std::string bad = ::testing::TempDir() + "/bad.yaml";
+  std::ofstream(bad) << "experiment:\n  steps: many\nclasses:\n  - name: a\n    workload: {type: staging}\n";
+  std::vector<std::vector<std::string>> cases = {
+      {"run", "--config", bad},
+      {"run", "--config", "/nonexistent.yaml"},
+      {"run", "--config", tiny(), "--rounds", "5"},
+      {"run", "--resume", "/nonexistent-run"},
+      {"run", "--resume", "/tmp", "--seed", "3"},
+      {"compare", "/nonexistent-run"},
+  };
+  for (auto args : cases) {
+    args.insert(args.begin(), placebench_binary());
+    auto r = run_command(args);
+    EXPECT_EQ(r.exit_code, 2) << args.back() << ": " << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  }
+  auto r = run_command({placebench_binary(), "run", "--config", bad});
+  EXPECT_NE(r.err.find("bad.yaml:2: experiment.steps: 'many' is not a whole number"), std::string::npos) << r.err;
+}
+
+TEST(StatsCli, PairedAndUnpairedOnFiles) {
+  std::string a = ::testing::TempDir() + "/a.txt", b = ::testing::TempDir() + "/b.txt";
+  std::ofstream(a) << "# baseline\n10\n11\n12\n13\n14\n15\n16\n17\n";
+  std::ofstream(b) << "12\n13\n14\n15\n16\n17\n18\n19\n";
+  auto r = run_command({placebench_binary(), "stats", a, b, "--paired", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  json j = json::parse(r.out);
+  EXPECT_EQ(j["n_a"], 8);
+  EXPECT_DOUBLE_EQ(j["hl_shift"].get<double>(), 2.0);  // every pair differs by exactly 2
+  EXPECT_DOUBLE_EQ(j["median_a"].get<double>(), 13.5);
+  auto u = run_command({placebench_binary(), "stats", a, b, "--json"});
+  ASSERT_EQ(u.exit_code, 0) << u.err;
+  EXPECT_DOUBLE_EQ(json::parse(u.out)["hl_shift"].get<double>(), 2.0);
+  std::ofstream(b) << "12\nbanana\n";
+  auto bad = run_command({placebench_binary(), "stats", a, b});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("b.txt:2: 'banana' is not a number"), std::string::npos) << bad.err;
+}
