@@ -1,6 +1,7 @@
 # All dependencies of placebench are resolved here, and only here.
 find_package(PkgConfig REQUIRED)
 pkg_check_modules(HWLOC REQUIRED IMPORTED_TARGET hwloc>=2.0)
+pkg_check_modules(TURBOJPEG REQUIRED IMPORTED_TARGET libturbojpeg)  # libturbojpeg0-dev: pipeline jpeg stage
 
 find_library(NUMA_LIBRARY numa)
 find_path(NUMA_INCLUDE_DIR numa.h)

@@ -1,0 +1,112 @@
+// The dataloader-pipeline workload: a synthetic training loop whose step time splits into data wait,
+// copy and compute, under one placement arm. W worker threads (each bound to its own CPUs of the arm)
+// decode batches into a ring of R staging buffers on the arm's memory node; a prefetch queue of depth P
+// feeds the training loop, which copies each batch to the device (cuda) or to the device's NUMA node
+// (host), checksums it there against the producer's checksum, and computes for the configured step.
+// Mechanism in hostpipe/pipeline; this is the policy: placement, backend, validation, summary, printers.
+#pragma once
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "placebench/harness/placement/record.h"
+#include "placebench/hostpipe/pipeline/contention.h"
+
+namespace placebench::harness {
+
+enum class DecodeKind { kSynthetic, kJpeg };
+
+struct PipelineConfig {
+  std::string backend = "auto";        // auto | cuda | host
+  PlanRequest placement;               // device, one arm, CPUs per worker, remote node, degenerate;
+                                       // `workers` is overridden by `workers` below
+  std::optional<ArmPlan> plan;         // a resolved plan with >= `workers` worker placements: used as is
+  int workers = 1;
+  int prefetch = 2;
+  int ring = 0;                        // 0: prefetch + workers + 1
+  std::uint64_t batch_bytes = 0;       // 0: batch_samples x image (width x height x 3 floats)
+  int batch_samples = 32;
+  int image_width = 64, image_height = 64;
+  DecodeKind decode = DecodeKind::kSynthetic;
+  double cpu_work_ns_per_kib = 0;      // synthetic stage only
+  int dataset_samples = 64;
+  double step_compute_s = 2e-3;
+  int steps = 50;
+  int warmup = 5;
+  std::vector<hostpipe::ContentionTask> contention;
+  double stall_timeout_s = 0;          // 0: 10 s + 10 x step_compute
+  std::uint64_t seed = 1;
+  const std::atomic<bool>* stop = nullptr;  // set (e.g. by a SIGINT handler) to stop after the current step
+  // Test-only: called on each produced batch after its checksum was taken (corrupt, throw, or stall).
+  std::function<void(int worker, std::uint64_t batch, std::byte* data, std::size_t bytes)> test_after_produce;
+};
+
+struct PipelineStep {
+  std::int64_t wait_ns = 0, h2d_ns = 0, compute_ns = 0, step_ns = 0;
+  int queue_depth = 0;                 // batches ready when the step asked
+  int worker = 0;
+  std::uint64_t batch = 0;
+};
+
+// Throughput model (DS-Analyzer's min(F, P, G)): each stage's rate in batches/s from its mean time in
+// this run: producers W / mean(produce), copy 1 / mean(h2d), compute 1 / mean(compute).
+struct StageRates {
+  double producers_batches_s = 0, copy_batches_s = 0, compute_batches_s = 0;
+  std::string bottleneck;              // "producers", "copy" or "compute"
+  double efficiency = 0;               // measured batches/s over the slowest stage's rate
+};
+
+struct PipelineSummary {
+  std::size_t steps = 0;
+  double throughput_samples_s = 0, throughput_bytes_s = 0, throughput_batches_s = 0;
+  double input_bound_pct = 0;          // 100 x sum(wait + h2d) / sum(step)
+  std::string input_bound_class;       // "not" (< 5%), "moderately" (5-20%), "highly" (>= 20%)
+  double step_ns_median = 0, step_ns_p99 = 0, step_ns_mean = 0;
+  double wait_ns_median = 0, wait_ns_p99 = 0, h2d_ns_median = 0, compute_ns_median = 0;
+  double wait_pct = 0;                 // 100 x sum(wait) / sum(step)
+  double queue_depth_mean = 0;
+  double cpu_util = 0;                 // workers' CPU time / (W x measured wall time)
+  std::int64_t worker_cpu_ns = 0;
+  std::int64_t peak_rss_bytes = 0, pinned_bytes = 0, minor_faults = 0, major_faults = 0;
+  StageRates stages;
+};
+
+struct PipelineResult {
+  std::string backend, backend_reason;
+  std::string status = "ok";           // "ok", "interrupted" (stop request), "failed" (error says why)
+  std::string error;
+  // The resolved configuration.
+  std::string arm, decode;
+  int workers = 0, prefetch = 0, ring = 0, batch_samples = 0, image_width = 0, image_height = 0;
+  std::uint64_t batch_bytes = 0, dataset_bytes = 0;
+  int warmup = 0, steps_requested = 0;
+  double step_compute_s = 0, cpu_work_ns_per_kib = 0, stall_timeout_s = 0;
+  std::vector<PipelineStep> steps;     // measured steps completed
+  PipelineSummary summary;
+  std::vector<PlacementRecord> worker_placement;  // one per worker, from its own thread
+  PlacementRecord ring_placement;      // the staging ring (requested_cpus empty: memory only)
+  std::vector<hostpipe::ContentionReport> contention;
+};
+
+// "not" / "moderately" / "highly" (TensorFlow profiler's input-pipeline analysis thresholds).
+std::string input_bound_class(double input_bound_pct);
+
+// Refuses nonsensical configurations with InputError (one line naming the option), before anything
+// starts; then runs. Failures of the run itself (stall, corrupted batch) and a stop request return a
+// result whose status says so, with the steps measured so far; the caller must check `status`.
+PipelineResult run_pipeline(const Inventory& inv, const PipelineConfig& config);
+
+// "stream:NODE:THREADS[:SIZE][@CPUS]" and "spin:CPUS", joined with '+'; throws InputError naming `where`.
+std::vector<hostpipe::ContentionTask> parse_contention_spec(const std::string& spec, const std::string& where);
+
+// The step-only part of the summary (throughput, input-bound share, quantiles, queue depth); the
+// driver adds worker CPU, memory and stage rates.
+PipelineSummary summarize_steps(const std::vector<PipelineStep>& steps, int batch_samples, std::uint64_t batch_bytes);
+nlohmann::json pipeline_to_json(const PipelineResult& result);
+std::string render_pipeline_table(const PipelineResult& result);
+
+}  // namespace placebench::harness
