@@ -36,11 +36,50 @@ nlohmann::json yaml_to_json(const YAML::Node& n) {
   return n.as<std::string>();
 }
 
+// Pipeline parameters: validated here (file and line), handed to the pipeline driver as JSON.
+nlohmann::json parse_pipeline_params(const YamlContext& c, const YAML::Node& n, const std::string& where) {
+  c.check_keys(n, where, {"type", "backend", "workers", "prefetch", "ring", "batch_bytes", "batch_samples", "image",
+                          "decode", "cpu_work_ns_per_kb", "step_compute", "dataset_samples"});
+  nlohmann::json p = nlohmann::json::object();
+  for (const char* k : {"workers", "prefetch", "ring", "batch_samples", "dataset_samples"})
+    if (n[k]) p[k] = c.integer(n[k], where + "." + k, std::string(k) == "ring" ? 0 : 1, 1 << 20);
+  if (n["cpu_work_ns_per_kb"]) p["cpu_work_ns_per_kb"] = c.number(n["cpu_work_ns_per_kb"], where + ".cpu_work_ns_per_kb", 0, 1e9);
+  if (n["decode"]) p["decode"] = c.one_of(n["decode"], where + ".decode", {"synthetic", "jpeg"});
+  auto checked = [&](const char* key, auto parse) {
+    if (!n[key]) return;
+    try {
+      p[key] = parse(c.text(n[key], where + "." + key), where + "." + key);
+    } catch (const InputError&) {
+      c.fail(n[key], where + "." + key, key == std::string("step_compute") ? "bad duration; use 2ms, 500us, 0.01s"
+                                                                            : "bad size; use 4K, 64M, 1G");
+    }
+  };
+  checked("batch_bytes", [](const std::string& t, const std::string& w) { return parse_size(t, w); });
+  checked("step_compute", [](const std::string& t, const std::string& w) { return parse_duration_s(t, w); });
+  if (n["image"]) {
+    std::string img = c.text(n["image"], where + ".image");
+    auto x = img.find('x');
+    try {
+      if (x == std::string::npos) throw std::invalid_argument("no x");
+      p["image_width"] = std::stoi(img.substr(0, x));
+      p["image_height"] = std::stoi(img.substr(x + 1));
+    } catch (const std::exception&) {
+      c.fail(n["image"], where + ".image", "'" + img + "' is not WIDTHxHEIGHT (e.g. 64x64)");
+    }
+  }
+  return p;
+}
+
 WorkloadSpec parse_workload(const YamlContext& c, const YAML::Node& n, const std::string& where) {
-  c.check_keys(n, where, {"type", "backend", "direction", "memory", "bytes", "copies"});
   WorkloadSpec w;
-  if (!n["type"]) c.fail(n, where + ".type", "missing; accepted: staging");
-  w.type = c.one_of(n["type"], where + ".type", {"staging"});
+  if (!n.IsMap() || !n["type"]) c.fail(n, where + ".type", "missing; accepted: staging, pipeline");
+  w.type = c.one_of(n["type"], where + ".type", {"staging", "pipeline"});
+  if (w.type == "pipeline") {
+    w.params = parse_pipeline_params(c, n, where);
+    if (n["backend"]) w.backend = c.one_of(n["backend"], where + ".backend", {"auto", "cuda", "host"});
+    return w;
+  }
+  c.check_keys(n, where, {"type", "backend", "direction", "memory", "bytes", "copies"});
   if (n["backend"]) w.backend = c.one_of(n["backend"], where + ".backend", {"auto", "cuda", "host"});
   if (n["direction"]) {
     std::string d = c.one_of(n["direction"], where + ".direction", {"h2d", "d2h", "bidir"});

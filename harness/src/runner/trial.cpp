@@ -8,6 +8,7 @@
 #include "placebench/harness/placement/plan.h"
 #include "placebench/harness/stats/comparison.h"
 #include "placebench/harness/stats/quantile.h"
+#include "placebench/harness/workloads/pipeline.h"
 #include "placebench/harness/workloads/staging.h"
 
 namespace placebench::harness {
@@ -65,24 +66,88 @@ double trial_statistic(const nlohmann::json& trial, Statistic statistic) {
   return 0;
 }
 
+namespace {
+
+// What one workload produced in a trial, before it becomes a trial line.
+struct WorkloadRun {
+  std::string backend;
+  std::vector<std::int64_t> step_ns;
+  PlacementRecord placement;           // the (first) worker's record
+  nlohmann::json extra = nlohmann::json::object();  // workload-specific summary fields
+  bool stopped = false;
+};
+
+WorkloadRun staging_trial(const Inventory& inv, const ExperimentConfig& config, const ClassConfig& cls, Arm arm,
+                          const std::atomic<bool>* stop) {
+  StagingConfig scfg = staging_config(cls);
+  PlanRequest req = staging_plan_request(scfg);
+  req.arms = {arm};
+  ArmPlan plan = plan_arms(inv, req).front();
+  StagingSteps run = run_staging_steps(inv, scfg, plan, cls.workload.bytes, cls.workload.copies, config.warmup_steps,
+                                       config.steps, stop);
+  WorkloadRun w{run.backend, std::move(run.step_ns), run.placement, nlohmann::json::object(), run.stopped};
+  w.extra["bytes_per_step"] = static_cast<double>(cls.workload.bytes) * cls.workload.copies *
+                              (cls.workload.direction == Direction::kBidir ? 2 : 1);
+  return w;
+}
+
+WorkloadRun pipeline_trial(const Inventory& inv, const ExperimentConfig& config, const ClassConfig& cls, Arm arm,
+                           const std::atomic<bool>* stop) {
+  const nlohmann::json& p = cls.workload.params;
+  PipelineConfig pc;
+  pc.backend = cls.workload.backend;
+  pc.placement.device = {cls.gpu, cls.device_numa};
+  pc.placement.remote_node = cls.remote_node;
+  pc.placement.cpus_per_worker = cls.cpus_per_worker;
+  pc.placement.allow_degenerate = cls.allow_degenerate;
+  pc.placement.arms = {arm};
+  pc.workers = p.value("workers", pc.workers);
+  pc.prefetch = p.value("prefetch", pc.prefetch);
+  pc.ring = p.value("ring", pc.ring);
+  pc.batch_bytes = p.value("batch_bytes", pc.batch_bytes);
+  pc.batch_samples = p.value("batch_samples", pc.batch_samples);
+  pc.image_width = p.value("image_width", pc.image_width);
+  pc.image_height = p.value("image_height", pc.image_height);
+  pc.decode = p.value("decode", std::string("synthetic")) == "jpeg" ? DecodeKind::kJpeg : DecodeKind::kSynthetic;
+  pc.cpu_work_ns_per_kib = p.value("cpu_work_ns_per_kb", pc.cpu_work_ns_per_kib);
+  pc.step_compute_s = p.value("step_compute", pc.step_compute_s);
+  pc.dataset_samples = p.value("dataset_samples", pc.dataset_samples);
+  if (!config.contention.is_null()) pc.contention = parse_contention_spec(config.contention.get<std::string>(), "experiment.contention");
+  pc.steps = config.steps;
+  pc.warmup = config.warmup_steps;
+  pc.seed = config.seed;
+  pc.stop = stop;
+  PipelineResult r = run_pipeline(inv, pc);
+  if (r.status == "failed") throw std::runtime_error("pipeline trial failed: " + r.error);
+  WorkloadRun w{r.backend, {}, r.worker_placement.empty() ? PlacementRecord{} : r.worker_placement.front(),
+                nlohmann::json::object(), r.status == "interrupted"};
+  for (const auto& s : r.steps) w.step_ns.push_back(s.step_ns);
+  w.extra = {{"input_bound_pct", r.summary.input_bound_pct}, {"input_bound_class", r.summary.input_bound_class},
+             {"wait_ns_median", r.summary.wait_ns_median}, {"throughput_samples_s", r.summary.throughput_samples_s},
+             {"cpu_util", r.summary.cpu_util}, {"bottleneck", r.summary.stages.bottleneck}};
+  nlohmann::json workers = nlohmann::json::array();
+  for (const auto& wp : r.worker_placement) workers.push_back(placement_to_json(wp));
+  w.extra["placement_workers"] = workers;
+  w.extra["placement_ring"] = placement_to_json(r.ring_placement);
+  return w;
+}
+
+}  // namespace
+
 nlohmann::json run_trial(const Inventory& inv, const ExperimentConfig& config, const ClassConfig& cls,
                          const TrialSlot& slot, const std::atomic<bool>* stop) {
   auto started = std::chrono::system_clock::now();
   auto t0 = std::chrono::steady_clock::now();
-  StagingConfig scfg = staging_config(cls);
-  PlanRequest req = staging_plan_request(scfg);
-  req.arms = {slot.arm};
-  ArmPlan plan = plan_arms(inv, req).front();
-  StagingSteps run = run_staging_steps(inv, scfg, plan, cls.workload.bytes, cls.workload.copies, config.warmup_steps,
-                                       config.steps, stop);
+  WorkloadRun run = cls.workload.type == "pipeline" ? pipeline_trial(inv, config, cls, slot.arm, stop)
+                                                    : staging_trial(inv, config, cls, slot.arm, stop);
   if (run.stopped) return nullptr;
   std::vector<std::string> flags;
   if (run.placement.status != "verified") flags.push_back("placement_" + run.placement.status);
   if (run.placement.degenerate) flags.push_back("degenerate");
   nlohmann::json summary = summarize_steps(run.step_ns, flags);
-  summary["bytes_per_s"] = static_cast<double>(cls.workload.bytes) * cls.workload.copies *
-                           (cls.workload.direction == Direction::kBidir ? 2 : 1) *
-                           summary["throughput_steps_s"].get<double>();
+  summary.update(run.extra);
+  if (run.extra.contains("bytes_per_step"))
+    summary["bytes_per_s"] = run.extra["bytes_per_step"].get<double>() * summary["throughput_steps_s"].get<double>();
   return {{"class", slot.class_name},
           {"arm", arm_name(slot.arm)},
           {"round", slot.round},

@@ -4,7 +4,7 @@
 //                CI = [W_(C), W_(M+1-C)], C - 1 = largest c with P(T+ <= c) <= a/2 (signed-rank null of n).
 //   two samples: estimate = median of the M = m n differences y_j - x_i;
 //                CI = [D_(C), D_(M+1-C)], C - 1 = largest c with P(U <= c) <= a/2 (Mann-Whitney null of m, n).
-// Exact null for n <= kSignedRankExactMaxN (both m, n <= kRankSumExactMaxN); above, the normal
+// Exact null for n <= kSignedRankExactMaxN (both m, n <= kRankSumExactMaxN, common.h); above, the normal
 // approximation with continuity correction, C = floor(mu + 1/2 - z sigma), i.e. mu - z sigma rounded.
 // Ties and zeros: all observations are kept (a zero difference is only zero at shift 0, not at the
 // bounds); the no-ties null is used, so with heavily tied data the coverage is approximate.
@@ -15,9 +15,6 @@
 #include "placebench/harness/stats/common.h"
 
 namespace placebench::harness::stats {
-
-inline constexpr std::size_t kSignedRankExactMaxN = 50;
-inline constexpr std::size_t kRankSumExactMaxN = 50;
 
 struct ShiftCi {
   double estimate = 0.0;              // Hodges-Lehmann estimate

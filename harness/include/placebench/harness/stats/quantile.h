@@ -38,7 +38,8 @@ double quantile_estimate_sorted(std::span<const double> sorted, double q);
 //   exact:  l = min{k : B(k) >= a/2},  u = 1 + min{k : 1 - B(k) <= a/2},  B = Binomial(n, q) CDF, a = 1 - conf
 //   normal: l = floor(nq - z sqrt(nq(1-q))),  u = ceil(nq + z sqrt(nq(1-q))) + 1,  z = Phi^-1(1 - a/2)
 // When l < 1 or u > n the interval is clamped to the sample range and coverage_met is false.
-// Throws std::invalid_argument: empty sample, NaN, q or confidence outside (0, 1).
+// Throws std::invalid_argument: empty sample, NaN or infinite values, q or confidence outside (0, 1),
+// and (quantile_ci_sorted) a sample that is not sorted ascending.
 QuantileCi quantile_ci(std::vector<double> sample, double q, double confidence, Method method = Method::kAuto);
 QuantileCi quantile_ci_sorted(std::span<const double> sorted, double q, double confidence,
                               Method method = Method::kAuto);

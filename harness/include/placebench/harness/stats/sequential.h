@@ -64,8 +64,9 @@ struct Look {
   StopDecision decision;
 };
 
-// One look after baseline.size() == arm.size() rounds (per-round statistic of each arm, paired by round).
-// Throws as compare_paired and should_stop do.
+// One look after baseline.size() == arm.size() rounds (per-round statistic of each arm, paired by round):
+// compare_paired at look_confidence(plan), classify_verdict on the percent CI (inconclusive when the CI's
+// coverage is not met), should_stop. Throws as compare_paired and should_stop do.
 Look evaluate_look(std::span<const double> baseline, std::span<const double> arm, const SequentialPlan& plan);
 
 }  // namespace placebench::harness::stats
