@@ -24,6 +24,12 @@ int run_cli(int argc, char** argv) {
   add_plan_command(app, action);
   add_verify_command(app, action);
   add_staging_command(app, action);
+  std::string command_line;
+  for (int i = 0; i < argc; ++i) command_line += (i ? " " : "") + std::string(argv[i]);
+  add_run_command(app, action, command_line);
+  add_compare_command(app, action);
+  add_stats_command(app, action);
+  add_pipeline_command(app, action);
 
   try {
     app.parse(argc, argv);

@@ -3,6 +3,7 @@
 #pragma once
 #include <CLI/CLI.hpp>
 #include <functional>
+#include <string>
 
 namespace placebench::harness {
 
@@ -14,6 +15,10 @@ void add_topo_command(CLI::App& app, CommandAction& action);
 void add_plan_command(CLI::App& app, CommandAction& action);
 void add_verify_command(CLI::App& app, CommandAction& action);
 void add_staging_command(CLI::App& app, CommandAction& action);
+void add_run_command(CLI::App& app, CommandAction& action, const std::string& command_line);
+void add_compare_command(CLI::App& app, CommandAction& action);
+void add_stats_command(CLI::App& app, CommandAction& action);
+void add_pipeline_command(CLI::App& app, CommandAction& action);
 
 int run_cli(int argc, char** argv);
 
