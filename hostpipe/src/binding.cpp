@@ -1,6 +1,7 @@
 // Thread binding with sched_setaffinity (see binding.h).
 #include "placebench/hostpipe/binding.h"
 
+#include <numaif.h>
 #include <sched.h>
 
 #include <cerrno>
@@ -19,6 +20,19 @@ std::string bind_current_thread(const std::vector<int>& cpus) {
   if (sched_setaffinity(0, sizeof set, &set) != 0)
     return std::string("sched_setaffinity: ") + std::strerror(errno) +
            (errno == EINVAL ? " (the CPUs are outside this process's allowed cpuset)" : "");
+  return "";
+}
+
+std::string bind_current_thread_memory(const std::vector<int>& nodes) {
+  if (nodes.empty()) return "no memory nodes given";
+  constexpr int kMaskBits = 1024;
+  unsigned long mask[kMaskBits / (8 * sizeof(unsigned long))] = {0};
+  for (int n : nodes) {
+    if (n < 0 || n >= kMaskBits) return "node " + std::to_string(n) + " is out of range";
+    mask[n / (8 * sizeof(unsigned long))] |= 1ul << (n % (8 * sizeof(unsigned long)));
+  }
+  if (set_mempolicy(MPOL_BIND, mask, kMaskBits + 1) != 0)
+    return std::string("set_mempolicy: ") + std::strerror(errno);
   return "";
 }
 

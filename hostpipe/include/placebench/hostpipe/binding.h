@@ -9,4 +9,8 @@ namespace placebench::hostpipe {
 // outside this process's cgroup cpuset); it never throws, so the caller can record the failure.
 std::string bind_current_thread(const std::vector<int>& cpus);
 
+// set_mempolicy(MPOL_BIND) for the calling thread: its future allocations come from `nodes` only.
+// Returns "" on success, else the kernel's reason.
+std::string bind_current_thread_memory(const std::vector<int>& nodes);
+
 }  // namespace placebench::hostpipe
