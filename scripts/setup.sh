@@ -13,6 +13,7 @@ packages=(
   libyaml-cpp-dev nlohmann-json3-dev libcli11-dev libspdlog-dev libfmt-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   qemu-system-x86 busybox-static cpio gzip iproute2
+  python3 python3-venv chromium
 )
 
 missing=()
@@ -26,6 +27,22 @@ if [[ ${#missing[@]} -gt 0 && "${PLACEBENCH_SKIP_APT:-0}" != 1 ]]; then
   export DEBIAN_FRONTEND=noninteractive
   if ! { $sudo apt-get update -qq && $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null; }; then
     echo "setup: could not install: ${missing[*]} (run as root or with sudo, and check the apt sources)" >&2
+    exit 1
+  fi
+fi
+
+# The report environment: .venv with scripts/requirements-report.txt (matplotlib, PyYAML) for
+# scripts/report.py, `placebench report` and tests/report/. Rebuilt only when the requirements change
+# (a stamp holds their hash). PLACEBENCH_SKIP_VENV=1 skips it (the report tests are then skipped).
+requirements=scripts/requirements-report.txt
+want=$(sha256sum "$requirements" | cut -d' ' -f1)
+if [[ "${PLACEBENCH_SKIP_VENV:-0}" != 1 && "$(cat .venv/.requirements.sha256 2>/dev/null)" != "$want" ]]; then
+  echo "setup: creating the report environment .venv from $requirements" >&2
+  if python3 -m venv .venv && .venv/bin/pip install -q --disable-pip-version-check -r "$requirements"; then
+    echo "$want" >.venv/.requirements.sha256
+  else
+    echo "setup: could not create .venv (python3 -m venv .venv && .venv/bin/pip install -r $requirements);" \
+         "install python3-venv and check that PyPI is reachable, or set PLACEBENCH_SKIP_VENV=1 to build without reports" >&2
     exit 1
   fi
 fi

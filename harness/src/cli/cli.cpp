@@ -29,7 +29,12 @@ int run_cli(int argc, char** argv) {
   add_run_command(app, action, command_line);
   add_compare_command(app, action);
   add_stats_command(app, action);
+  add_check_command(app, action);
+  add_report_command(app, action);
   add_pipeline_command(app, action);
+  add_decide_command(app, action);
+  add_cost_command(app, action);
+  add_feasible_command(app, action);
 
   try {
     app.parse(argc, argv);

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "placebench/harness/decisions/decide_input.h"
 #include "placebench/harness/errors.h"
 #include "placebench/harness/runner/config.h"
 #include "placebench/harness/units.h"
@@ -33,7 +34,20 @@ nlohmann::json yaml_to_json(const YAML::Node& n) {
     return j;
   }
   if (n.IsNull()) return nullptr;
-  return n.as<std::string>();
+  // Scalars keep their YAML meaning: numbers and booleans stay numbers and booleans in run.json.
+  std::string s = n.as<std::string>();
+  if (n.Tag() != "!") {  // a quoted scalar stays a string
+    std::size_t used = 0;
+    try {
+      long long i = std::stoll(s, &used);
+      if (used == s.size()) return i;
+      double d = std::stod(s, &used);
+      if (used == s.size()) return d;
+    } catch (const std::exception&) {
+    }
+    if (s == "true" || s == "false") return s == "true";
+  }
+  return s;
 }
 
 // Pipeline parameters: validated here (file and line), handed to the pipeline driver as JSON.
@@ -133,9 +147,8 @@ ClassConfig parse_class(const YamlContext& c, const YAML::Node& n, const std::st
     k.statistic = s == "median" ? Statistic::kMedian : s == "p99" ? Statistic::kP99 : Statistic::kThroughput;
   }
   if (n["decision"]) {
-    c.check_keys(n["decision"], where + ".decision",
-                 {"job_length", "gpus_per_job", "queue", "objective", "rate_per_gpu_hour", "p_local_prefer", "p_remote_any"});
     k.decision = yaml_to_json(n["decision"]);
+    decisions::parse_decision_yaml(YAML::Clone(n["decision"]), c.file);  // validated as `decide` will read it
   }
   return k;
 }

@@ -7,6 +7,8 @@
 #include "placebench/harness/build_info.h"
 #include "placebench/harness/runner/run_directory.h"
 #include "placebench/harness/topology/inventory_format.h"
+#include "placebench/hostpipe/sysmetrics/json.h"
+#include "placebench/hostpipe/sysmetrics/run_context.h"
 
 namespace placebench::harness::detail {
 
@@ -27,7 +29,8 @@ nlohmann::json make_run_context(const ExperimentConfig& config, const Inventory&
           {"order", order_name(config.order)},
           {"versions", versions_to_json(v)},
           {"topology", inventory_to_json(inv)},
-          {"config", config_to_json(config)}};
+          {"config", config_to_json(config)},
+          {"system", hostpipe::sysmetrics::run_context_extras_to_json(hostpipe::sysmetrics::collect_run_context_extras())}};
 }
 
 }  // namespace placebench::harness::detail

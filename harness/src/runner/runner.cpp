@@ -86,7 +86,10 @@ RunOutcome run_experiment(ExperimentConfig config, const RunOptions& opt, const 
         throw InputError(config.source + ": class " + cls.name + ": " + e.what());
       }
     }
-    rd = RunDirectory::create(config.output_dir, opt.out_dir, inv.host, detail::make_run_context(config, inv, opt.command_line));
+    nlohmann::json context = detail::make_run_context(config, inv, opt.command_line);
+    for (const auto& w : context["system"].value("warnings", nlohmann::json::array()))
+      std::cerr << "placebench run: warning: " << w.get<std::string>() << "\n";
+    rd = RunDirectory::create(config.output_dir, opt.out_dir, inv.host, context);
   }
   std::set<SlotKey> done;
   for (const auto& t : trials) done.insert({t.at("class"), t.at("round").get<int>(), t.at("arm")});

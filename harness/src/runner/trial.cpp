@@ -9,6 +9,8 @@
 #include "placebench/harness/stats/comparison.h"
 #include "placebench/harness/stats/quantile.h"
 #include "placebench/harness/workloads/pipeline.h"
+#include "placebench/hostpipe/sysmetrics/json.h"
+#include "placebench/hostpipe/sysmetrics/sampler.h"
 #include "placebench/harness/workloads/staging.h"
 
 namespace placebench::harness {
@@ -123,7 +125,8 @@ WorkloadRun pipeline_trial(const Inventory& inv, const ExperimentConfig& config,
                 nlohmann::json::object(), r.status == "interrupted"};
   for (const auto& s : r.steps) w.step_ns.push_back(s.step_ns);
   w.extra = {{"input_bound_pct", r.summary.input_bound_pct}, {"input_bound_class", r.summary.input_bound_class},
-             {"wait_ns_median", r.summary.wait_ns_median}, {"throughput_samples_s", r.summary.throughput_samples_s},
+             {"wait_ns_median", r.summary.wait_ns_median}, {"h2d_ns_median", r.summary.h2d_ns_median},
+             {"compute_ns_median", r.summary.compute_ns_median}, {"throughput_samples_s", r.summary.throughput_samples_s},
              {"cpu_util", r.summary.cpu_util}, {"bottleneck", r.summary.stages.bottleneck}};
   nlohmann::json workers = nlohmann::json::array();
   for (const auto& wp : r.worker_placement) workers.push_back(placement_to_json(wp));
@@ -138,8 +141,21 @@ nlohmann::json run_trial(const Inventory& inv, const ExperimentConfig& config, c
                          const TrialSlot& slot, const std::atomic<bool>* stop) {
   auto started = std::chrono::system_clock::now();
   auto t0 = std::chrono::steady_clock::now();
-  WorkloadRun run = cls.workload.type == "pipeline" ? pipeline_trial(inv, config, cls, slot.arm, stop)
-                                                    : staging_trial(inv, config, cls, slot.arm, stop);
+  // System metrics beside the step times (off the measured threads: the sampler has its own thread).
+  hostpipe::sysmetrics::SamplerOptions so;
+  if (!inv.gpus.empty() && !cls.device_numa && cls.workload.backend != "host")
+    so.gpu_pci_bus_id = inv.gpus.at(static_cast<std::size_t>(cls.gpu.value_or(0))).pci_bus_id;
+  hostpipe::sysmetrics::SystemSampler sampler(so);
+  sampler.start();
+  WorkloadRun run;
+  try {
+    run = cls.workload.type == "pipeline" ? pipeline_trial(inv, config, cls, slot.arm, stop)
+                                          : staging_trial(inv, config, cls, slot.arm, stop);
+  } catch (...) {
+    sampler.stop();
+    throw;
+  }
+  nlohmann::json system = hostpipe::sysmetrics::sampler_summary_to_json(sampler.stop(), false);
   if (run.stopped) return nullptr;
   std::vector<std::string> flags;
   if (run.placement.status != "verified") flags.push_back("placement_" + run.placement.status);
@@ -160,6 +176,7 @@ nlohmann::json run_trial(const Inventory& inv, const ExperimentConfig& config, c
           {"warmup_steps", config.warmup_steps},
           {"step_ns", run.step_ns},
           {"summary", summary},
+          {"system", system},
           {"flags", flags}};
 }
 

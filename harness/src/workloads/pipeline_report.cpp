@@ -122,7 +122,8 @@ nlohmann::json pipeline_to_json(const PipelineResult& r) {
   nlohmann::json contention = nlohmann::json::array();
   for (const auto& c : r.contention) contention.push_back(task_json(c));
   nlohmann::json image = r.image_width ? nlohmann::json(fmt::format("{}x{}", r.image_width, r.image_height)) : nlohmann::json();
-  return {{"workload", "pipeline"},
+  return {{"schema_version", 1},
+          {"workload", "pipeline"},
           {"backend", r.backend},
           {"backend_reason", r.backend_reason},
           {"status", r.status},

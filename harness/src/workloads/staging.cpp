@@ -183,7 +183,8 @@ nlohmann::json staging_to_json(const StagingResult& result) {
                     {"samples", r.gbps.size()},
                     {"gbps_samples", r.gbps},
                     {"placement", placement_to_json(r.placement)}});
-  return {{"backend", result.backend}, {"backend_reason", result.backend_reason}, {"rows", rows}};
+  return {{"schema_version", 1}, {"kind", "staging"}, {"backend", result.backend},
+          {"backend_reason", result.backend_reason}, {"rows", rows}};
 }
 
 std::string render_staging_table(const StagingResult& result) {

@@ -18,7 +18,12 @@ void add_staging_command(CLI::App& app, CommandAction& action);
 void add_run_command(CLI::App& app, CommandAction& action, const std::string& command_line);
 void add_compare_command(CLI::App& app, CommandAction& action);
 void add_stats_command(CLI::App& app, CommandAction& action);
+void add_check_command(CLI::App& app, CommandAction& action);
+void add_report_command(CLI::App& app, CommandAction& action);
 void add_pipeline_command(CLI::App& app, CommandAction& action);
+void add_decide_command(CLI::App& app, CommandAction& action);
+void add_cost_command(CLI::App& app, CommandAction& action);
+void add_feasible_command(CLI::App& app, CommandAction& action);
 
 int run_cli(int argc, char** argv);
 

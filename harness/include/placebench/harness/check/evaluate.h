@@ -1,0 +1,43 @@
+// The comparison of a run against a reference file: plain results, no printing (printers.h renders them).
+#pragma once
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "placebench/harness/check/reference.h"
+
+namespace placebench::harness::check {
+
+// What a run shows: summary.json's object (or the same recomputed from trials.jsonl) and the trials.
+struct RunEvidence {
+  std::string dir;
+  nlohmann::json summary;
+  std::vector<nlohmann::json> trials;
+  std::vector<std::string> warnings;  // e.g. a truncated last line of trials.jsonl
+};
+
+struct CheckResult {
+  std::string name;       // the test case
+  std::string kind;       // "run", "reference" or "expectation"
+  std::string class_name; // "" for run-level checks
+  bool passed = false;
+  std::string expected;   // in words, with numbers and units
+  std::string actual;
+  std::string message;    // why it failed ("" when passed)
+  std::string where;      // file:line of the reference entry
+};
+
+struct CheckReport {
+  std::string run_dir, reference_path;
+  std::vector<CheckResult> checks;
+  int failures() const;
+  bool passed() const { return failures() == 0; }
+};
+
+// Reads DIR (run.json and trials.jsonl through the runner's loader, which checks the schema version;
+// summary.json when present, else recomputed). Throws InputError for a directory that is not a run.
+RunEvidence load_run_evidence(const std::string& dir);
+
+CheckReport evaluate_checks(const ReferenceFile& reference, const RunEvidence& run);
+
+}  // namespace placebench::harness::check

@@ -1,0 +1,229 @@
+// `placebench check`: compares a run's summary (and trials) against a reference file (see evaluate.h).
+// Pure evaluation: every check becomes a CheckResult; printers.h renders them.
+#include "placebench/harness/check/evaluate.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "placebench/harness/check/units.h"
+#include "placebench/harness/errors.h"
+#include "placebench/harness/runner/analysis.h"
+#include "placebench/harness/runner/run_directory.h"
+#include "placebench/harness/runner/runner.h"
+
+namespace placebench::harness::check {
+namespace {
+
+using nlohmann::json;
+
+std::string num(double v) { return fmt::format("{:.4g}", v); }
+std::string pct(double v) { return fmt::format("{:+.2f}%", v); }
+
+std::string names_of(const json& list, const char* key) {
+  std::string out;
+  for (const auto& e : list) out += (out.empty() ? "" : ", ") + e.value(key, std::string("?"));
+  return out.empty() ? "none" : out;
+}
+
+// The class and arm objects of summary.json, or a failed result saying which is missing.
+struct Found {
+  const json* cls = nullptr;
+  const json* arm = nullptr;
+  std::string problem;
+};
+
+// The list under `key`, by reference (a ternary with json::array() would copy it, and the pointers kept in
+// Found would dangle).
+const json& list_at(const json& obj, const char* key) {
+  static const json empty = json::array();
+  auto it = obj.find(key);
+  return it != obj.end() && it->is_array() ? *it : empty;
+}
+
+Found find_arm(const json& summary, const std::string& class_name, const std::string& arm) {
+  Found f;
+  const json& classes = list_at(summary, "classes");
+  for (const auto& c : classes)
+    if (c.value("name", "") == class_name) f.cls = &c;
+  if (!f.cls) {
+    f.problem = fmt::format("class '{}' is not in the run (classes: {})", class_name, names_of(classes, "name"));
+    return f;
+  }
+  const json& arms = list_at(*f.cls, "arms");
+  for (const auto& a : arms)
+    if (a.value("arm", "") == arm) f.arm = &a;
+  if (!f.arm) f.problem = fmt::format("arm '{}' is not in class '{}' (arms: {})", arm, class_name, names_of(arms, "arm"));
+  return f;
+}
+
+double median_of(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  std::size_t n = v.size();
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+// The metric's native value, or nullopt with `why` filled in.
+std::optional<double> metric_value(const MetricReference& r, const json& arm, const RunEvidence& run, std::string& why) {
+  if (r.metric.rfind("trials.", 0) != 0) {
+    auto v = arm.find(r.metric);
+    if (v == arm.end() || !v->is_number()) {
+      why = fmt::format("the arm has no {} yet (no trials)", r.metric);
+      return std::nullopt;
+    }
+    return v->get<double>();
+  }
+  std::string field = r.metric.substr(7);
+  std::vector<double> values;
+  for (const auto& t : run.trials) {
+    if (t.value("class", "") != r.class_name || t.value("arm", "") != r.arm || !t.contains("summary")) continue;
+    const json& s = t["summary"];
+    if (s.contains(field) && s[field].is_number()) values.push_back(s[field].get<double>());
+  }
+  if (values.empty()) {
+    why = fmt::format("no trial of {}/{} has a numeric summary field '{}' (docs/results-schema.md lists them)", r.class_name,
+                      r.arm, field);
+    return std::nullopt;
+  }
+  return median_of(values);
+}
+
+CheckResult evaluate_reference(const MetricReference& r, const RunEvidence& run) {
+  CheckResult c{r.name, "reference", r.class_name, false, "", "", "", r.where};
+  double lo = r.lower ? r.target * (1 + *r.lower) : -INFINITY;
+  double hi = r.upper ? r.target * (1 + *r.upper) : INFINITY;
+  c.expected = fmt::format("{} {} ({}, {}): [{}, {}] {}", num(r.target), r.unit,
+                           r.lower ? fmt::format("{:+g}%", *r.lower * 100) : "no lower bound",
+                           r.upper ? fmt::format("{:+g}%", *r.upper * 100) : "no upper bound",
+                           r.lower ? num(lo) : "-inf", r.upper ? num(hi) : "+inf", r.unit);
+  Found f = find_arm(run.summary, r.class_name, r.arm);
+  if (!f.arm) {
+    c.actual = "missing";
+    c.message = f.problem;
+    return c;
+  }
+  std::string why;
+  auto native = metric_value(r, *f.arm, run, why);
+  if (!native) {
+    c.actual = "missing";
+    c.message = why;
+    return c;
+  }
+  double v = from_native(*native, r.metric, r.unit);
+  c.actual = fmt::format("{} {}", num(v), r.unit);
+  c.passed = v >= lo && v <= hi;
+  if (!c.passed)
+    c.message = fmt::format("{} = {} {} is {} the reference {} {} by {:+.1f}%", r.metric, num(v), r.unit,
+                            v < lo ? "below" : "above", num(r.target), r.unit, (v / r.target - 1) * 100);
+  return c;
+}
+
+// Percent change of step time implied by a percent change of the statistic: a time statistic is the
+// step time itself; for throughput, time scales as 1 / throughput, so +x% throughput is 100/(1 + x/100) - 100.
+double slowdown_pct(double ratio_pct, bool throughput) { return throughput ? 100.0 / (1 + ratio_pct / 100) - 100 : ratio_pct; }
+
+CheckResult evaluate_expectation(const Expectation& x, const RunEvidence& run) {
+  CheckResult c{x.name, "expectation", x.class_name, false, "", "", "", x.where};
+  Found f = find_arm(run.summary, x.class_name, x.arm);
+  const std::string baseline = f.cls ? f.cls->value("baseline", std::string("baseline")) : "baseline";
+  if (x.max_slower_pct) {
+    const char* basis_words = x.basis == RatioBasis::kCiUpper   ? "the CI's slow end: proven within"
+                              : x.basis == RatioBasis::kCiLower ? "the CI's fast end: fails only when proven beyond"
+                                                                : "the ratio estimate";
+    c.expected = fmt::format("step time at most {} against {} (judged on {})", pct(*x.max_slower_pct), baseline, basis_words);
+  } else {
+    std::string list;
+    for (const auto& v : x.verdicts) list += (list.empty() ? "" : ", ") + v;
+    c.expected = "verdict one of: " + list;
+  }
+  if (!f.arm) {
+    c.actual = "missing";
+    c.message = f.problem;
+    return c;
+  }
+  const json& arm = *f.arm;
+  std::string verdict = arm.value("verdict", std::string("?"));
+  if (!x.max_slower_pct) {
+    c.actual = "verdict " + verdict;
+    c.passed = std::find(x.verdicts.begin(), x.verdicts.end(), verdict) != x.verdicts.end();
+    if (!c.passed) c.message = fmt::format("{}/{} got verdict '{}', not one of the allowed", x.class_name, x.arm, verdict);
+    return c;
+  }
+  if (x.arm == baseline) {
+    c.actual = "baseline";
+    c.message = fmt::format("'{}' is the baseline of class '{}'; an expectation compares another arm with it", x.arm, x.class_name);
+    return c;
+  }
+  const json est = arm.value("ratio_pct", json());
+  const json ci = arm.value("ratio_ci_pct", json());
+  if (!est.is_number()) {
+    c.actual = "no ratio";
+    c.message = fmt::format("{}/{} has no ratio yet ({} paired rounds; 2 are needed)", x.class_name, x.arm, arm.value("n_rounds", 0));
+    return c;
+  }
+  bool throughput = f.cls->value("statistic", std::string("median")) == "throughput";
+  double s = slowdown_pct(est.get<double>(), throughput);
+  std::optional<double> s_lo, s_hi;
+  if (ci.is_array() && ci.size() == 2 && ci[0].is_number() && ci[1].is_number()) {
+    double a = slowdown_pct(ci[0].get<double>(), throughput), b = slowdown_pct(ci[1].get<double>(), throughput);
+    s_lo = std::min(a, b);
+    s_hi = std::max(a, b);
+  }
+  c.actual = fmt::format("step time {}{}{}", pct(s), s_lo ? fmt::format(", CI [{}, {}]", pct(*s_lo), pct(*s_hi)) : ", no CI",
+                         throughput ? " (from the throughput ratio)" : "");
+  double judged = s;
+  if (x.basis != RatioBasis::kEstimate) {
+    if (!s_lo) {
+      c.message = fmt::format("{}/{} has no ratio CI yet; basis {} needs one", x.class_name, x.arm, basis_name(x.basis));
+      return c;
+    }
+    judged = x.basis == RatioBasis::kCiUpper ? *s_hi : *s_lo;
+  }
+  c.passed = judged <= *x.max_slower_pct;
+  if (!c.passed)
+    c.message = fmt::format("{}/{} is {} slower than {} ({}), more than the allowed {}", x.class_name, x.arm, pct(judged),
+                            baseline, basis_name(x.basis), pct(*x.max_slower_pct));
+  return c;
+}
+
+}  // namespace
+
+int CheckReport::failures() const {
+  return static_cast<int>(std::count_if(checks.begin(), checks.end(), [](const CheckResult& c) { return !c.passed; }));
+}
+
+RunEvidence load_run_evidence(const std::string& dir) {
+  LoadedRun loaded = load_run(dir);  // checks run.json's schema version and reads trials.jsonl
+  RunEvidence ev{dir, json(), std::move(loaded.trials), std::move(loaded.warnings)};
+  RunDirectory rd = RunDirectory::open(dir);
+  if (rd.has_summary()) {
+    ev.summary = rd.read_summary();
+    if (ev.summary.is_discarded() || !ev.summary.is_object())
+      throw InputError(dir + "/summary.json: not valid JSON; rebuild it with `placebench compare --write-summary " + dir + "`");
+    if (ev.summary.value("schema_version", -1) != kResultsSchemaVersion)
+      throw InputError(fmt::format("{}/summary.json: schema_version {} is not one this placebench reads ({})", dir,
+                                   ev.summary.contains("schema_version") ? ev.summary["schema_version"].dump() : "missing",
+                                   kResultsSchemaVersion));
+  } else {
+    // An interrupted run that never wrote its summary: the same statistics, recomputed.
+    ev.summary = analysis_to_json(analyze_run(loaded.config, ev.trials), false, ev.trials.size());
+  }
+  return ev;
+}
+
+CheckReport evaluate_checks(const ReferenceFile& reference, const RunEvidence& run) {
+  CheckReport report{run.dir, reference.path, {}};
+  if (reference.require_complete) {
+    bool complete = run.summary.value("complete", false);
+    report.checks.push_back({"run complete", "run", "", complete, "complete: true (every round the plan needed ran)",
+                             complete ? "complete" : "interrupted (complete: false)",
+                             complete ? "" : "the run was interrupted; resume it with `placebench run --resume DIR`",
+                             reference.path});
+  }
+  for (const auto& r : reference.references) report.checks.push_back(evaluate_reference(r, run));
+  for (const auto& x : reference.expectations) report.checks.push_back(evaluate_expectation(x, run));
+  return report;
+}
+
+}  // namespace placebench::harness::check

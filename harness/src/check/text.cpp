@@ -1,0 +1,25 @@
+// Console table of a check report (stdout of `placebench check`).
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "placebench/harness/check/printers.h"
+
+namespace placebench::harness::check {
+
+std::string render_check_table(const CheckReport& report) {
+  std::size_t width = 5;
+  for (const auto& c : report.checks) width = std::max(width, c.name.size());
+  std::string out = fmt::format("Check {} against {}\n", report.run_dir, report.reference_path);
+  out += fmt::format("  {:<6} {:<{}}  {:<28}  {}\n", "result", "check", width, "actual", "expected");
+  for (const auto& c : report.checks) {
+    out += fmt::format("  {:<6} {:<{}}  {:<28}  {}\n", c.passed ? "pass" : "FAIL", c.name, width, c.actual, c.expected);
+    if (!c.passed) out += fmt::format("         {}: {}\n", c.where, c.message);
+  }
+  int n = static_cast<int>(report.checks.size()), failures = report.failures();
+  out += failures == 0 ? fmt::format("PASS: {} of {} checks passed\n", n, n)
+                       : fmt::format("FAIL: {} of {} checks failed\n", failures, n);
+  return out;
+}
+
+}  // namespace placebench::harness::check

@@ -1,0 +1,122 @@
+// `placebench decide`: placement policy per workload class from a run directory, or a what-if from numbers.
+#include <fmt/format.h>
+
+#include <iostream>
+#include <memory>
+#include <sstream>
+
+#include "placebench/harness/cli/cli.h"
+#include "placebench/harness/decisions/decide_format.h"
+#include "placebench/harness/decisions/decide_input.h"
+#include "placebench/harness/errors.h"
+#include "placebench/harness/units.h"
+
+namespace placebench::harness {
+namespace {
+
+using namespace decisions;
+
+struct DecideOptions {
+  std::string dir, exec_local, exec_remote, exec_remote_ci, queue, objective, any_arm;
+  std::optional<int> gpus;
+  std::optional<double> rate, p_remote_any, p_local_prefer;
+  bool json = false;
+};
+
+// "strict=30m,prefer=10m,any=5m" -> seconds per policy; all three required.
+std::array<double, 3> parse_queue(const std::string& text) {
+  std::array<double, 3> q{};
+  std::array<bool, 3> seen{};
+  std::stringstream ss(text);
+  std::string part;
+  const std::string fix = "use --queue strict=TIME,prefer=TIME,any=TIME (e.g. strict=30m,prefer=10m,any=5m)";
+  while (std::getline(ss, part, ',')) {
+    auto eq = part.find('=');
+    std::string key = part.substr(0, eq);
+    std::size_t i = key == "strict" ? 0 : key == "prefer" ? 1 : key == "any" ? 2 : 3;
+    if (eq == std::string::npos || i == 3) throw InputError(fmt::format("--queue: bad entry '{}'; {}", part, fix));
+    q[i] = parse_duration_s(part.substr(eq + 1), "--queue " + key);
+    seen[i] = true;
+  }
+  for (std::size_t i = 0; i < 3; ++i)
+    if (!seen[i]) throw InputError(fmt::format("--queue: no time for {}; {}", policy_name(kPolicies[i]), fix));
+  return q;
+}
+
+DecideReport what_if(const DecideOptions& opt, const DecideOverrides& overrides) {
+  const char* missing = !opt.gpus ? "--gpus" : opt.exec_local.empty() ? "--exec-local" : opt.exec_remote.empty() ? "--exec-remote"
+                        : opt.queue.empty() ? "--queue" : nullptr;
+  if (missing)
+    throw InputError(fmt::format("placebench decide: {} is missing; give a run directory, or --gpus, --exec-local, "
+                                 "--exec-remote and --queue for a what-if", missing));
+  DecisionSpec spec;
+  spec.job_length_s = parse_duration_s(opt.exec_local, "--exec-local");
+  if (spec.job_length_s <= 0) throw InputError("--exec-local: must be > 0");
+  spec.gpus_per_job = *opt.gpus;
+  spec.queue_s = parse_queue(opt.queue);
+  double remote_s = parse_duration_s(opt.exec_remote, "--exec-remote");
+  if (remote_s <= 0) throw InputError("--exec-remote: must be > 0");
+  RemoteRatio r;
+  r.arm = overrides.any_arm.value_or("remote");
+  r.pct = (remote_s / spec.job_length_s - 1.0) * 100.0;
+  if (!opt.exec_remote_ci.empty()) {
+    auto comma = opt.exec_remote_ci.find(',');
+    if (comma == std::string::npos)
+      throw InputError("--exec-remote-ci: expected LO,HI (e.g. 58m,62m) around --exec-remote");
+    double lo = parse_duration_s(opt.exec_remote_ci.substr(0, comma), "--exec-remote-ci");
+    double hi = parse_duration_s(opt.exec_remote_ci.substr(comma + 1), "--exec-remote-ci");
+    if (!(lo > 0 && lo <= remote_s && remote_s <= hi))
+      throw InputError(fmt::format("--exec-remote-ci: '{}' must satisfy 0 < LO <= --exec-remote <= HI", opt.exec_remote_ci));
+    r.lo_pct = (lo / spec.job_length_s - 1.0) * 100.0;
+    r.hi_pct = (hi / spec.job_length_s - 1.0) * 100.0;
+  }
+  DecideReport report;
+  report.source = "what-if";
+  report.classes.push_back(decide_class(make_class_input("what-if", spec, r, overrides)));
+  return report;
+}
+
+int run_decide_command(const DecideOptions& opt) {
+  DecideOverrides overrides;
+  overrides.p_remote_any = opt.p_remote_any;
+  overrides.p_local_prefer = opt.p_local_prefer;
+  overrides.rate_per_gpu_hour = opt.rate;
+  if (!opt.objective.empty()) overrides.objective = parse_objective(opt.objective, "--objective");
+  if (!opt.any_arm.empty()) overrides.any_arm = opt.any_arm;
+  bool what_if_given = opt.gpus || !opt.exec_local.empty() || !opt.exec_remote.empty() || !opt.queue.empty() ||
+                       !opt.exec_remote_ci.empty();
+  if (!opt.dir.empty() && what_if_given)
+    throw InputError("placebench decide: give either a run directory or the what-if options (--gpus, --exec-local, "
+                     "--exec-remote, --queue), not both");
+  DecideReport report = opt.dir.empty() ? what_if(opt, overrides) : decide_run_directory(opt.dir, overrides);
+  if (opt.json)
+    std::cout << decide_to_json(report).dump(2) << "\n";
+  else
+    std::cout << render_decide_table(report);
+  return kExitOk;
+}
+
+}  // namespace
+
+void add_decide_command(CLI::App& app, CommandAction& action) {
+  auto opt = std::make_shared<DecideOptions>();
+  CLI::App* cmd = app.add_subcommand("decide", "Placement policy (strict, prefer, any) per workload class, with its cost");
+  cmd->add_option("DIR", opt->dir, "Run directory (summary.json and run.json with each class's decision block)");
+  cmd->add_option("--gpus", opt->gpus, "What-if: GPUs per job")->type_name("G")->check(CLI::PositiveNumber);
+  cmd->add_option("--exec-local", opt->exec_local, "What-if: execution time with local placement (90s, 36m, 2h)")->type_name("TIME");
+  cmd->add_option("--exec-remote", opt->exec_remote, "What-if: execution time when placed remote")->type_name("TIME");
+  cmd->add_option("--exec-remote-ci", opt->exec_remote_ci, "What-if: CI of the remote execution time")->type_name("LO,HI");
+  cmd->add_option("--queue", opt->queue, "What-if: queue time under each policy")->type_name("strict=T,prefer=T,any=T");
+  cmd->add_option("--objective", opt->objective, "turnaround, efficiency, or a turnaround weight in [0, 1] (overrides the config)")
+      ->type_name("turnaround|efficiency|W");
+  cmd->add_option("--rate", opt->rate, "Cost per GPU-hour (overrides the config)")->type_name("R")->check(CLI::NonNegativeNumber);
+  cmd->add_option("--p-remote-any", opt->p_remote_any, "Share of `any` jobs that land remote (default 1, or the config's)")
+      ->type_name("P")->check(CLI::Range(0.0, 1.0));
+  cmd->add_option("--p-local-prefer", opt->p_local_prefer, "Chance `prefer` finds a local placement (default 0.5, or the config's)")
+      ->type_name("P")->check(CLI::Range(0.0, 1.0));
+  cmd->add_option("--any-arm", opt->any_arm, "The measured arm that stands for a non-local placement (default remote)")->type_name("ARM");
+  cmd->add_flag("--json", opt->json, "Print one JSON object (fields in docs/decisions.md)");
+  cmd->callback([opt, &action] { action = [opt] { return run_decide_command(*opt); }; });
+}
+
+}  // namespace placebench::harness

@@ -1,0 +1,45 @@
+// `placebench feasible`: can a job's workers be placed, all at once, with their CPUs local to their GPUs?
+#include <iostream>
+#include <memory>
+
+#include "placebench/harness/cli/cli.h"
+#include "placebench/harness/decisions/feasible.h"
+#include "placebench/harness/errors.h"
+
+namespace placebench::harness {
+namespace {
+
+using namespace decisions;
+
+struct FeasibleOptions {
+  std::string inventory, job;
+  SearchLimits limits;
+  bool json = false;
+};
+
+int run_feasible_command(const FeasibleOptions& opt) {
+  FeasibilityInput input = load_feasibility_input(opt.inventory, opt.job);
+  FeasibilityReport report = assess_feasibility(input.inventory, *input.job, opt.limits);
+  if (opt.json)
+    std::cout << feasibility_json_text(report) << "\n";
+  else
+    std::cout << render_feasibility_text(report);
+  bool runnable = input.job->locality == Locality::kStrict ? report.job_runnable_strict : report.job_runnable_relaxed;
+  return runnable ? kExitOk : kExitFailed;
+}
+
+}  // namespace
+
+void add_feasible_command(CLI::App& app, CommandAction& action) {
+  auto opt = std::make_shared<FeasibleOptions>();
+  CLI::App* cmd = app.add_subcommand("feasible", "Whether free GPUs are runnable: workers placeable with local CPUs, strict and relaxed");
+  cmd->add_option("--inventory", opt->inventory, "Cluster inventory, YAML or JSON (nodes, NUMA nodes, free GPUs/CPUs/memory)")
+      ->type_name("FILE")->required();
+  cmd->add_option("--job", opt->job, "Job contract file (default: the inventory's job: block)")->type_name("FILE");
+  cmd->add_option("--search-limit", opt->limits.max_states, "Search states per host before the greedy fallback")
+      ->type_name("N")->check(CLI::PositiveNumber)->default_val(1000000);
+  cmd->add_flag("--json", opt->json, "Print one JSON object (fields in docs/decisions.md)");
+  cmd->callback([opt, &action] { action = [opt] { return run_feasible_command(*opt); }; });
+}
+
+}  // namespace placebench::harness

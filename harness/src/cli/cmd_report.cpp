@@ -1,0 +1,83 @@
+// `placebench report INPUT... [-o FILE]`: a thin wrapper that runs scripts/report.py (the HTML report,
+// docs/reports.md) with the project's Python environment. The scripts are found under PLACEBENCH_HOME,
+// else in the directory above the binary's (build/placebench -> the checkout); Python is
+// PLACEBENCH_PYTHON, else HOME/.venv/bin/python (made by scripts/setup.sh).
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+
+#include "placebench/harness/cli/cli.h"
+#include "placebench/harness/errors.h"
+
+namespace placebench::harness {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct ReportOptions {
+  std::vector<std::string> inputs;
+  std::string output = "report.html";
+  std::string title;
+};
+
+std::string env_or_empty(const char* name) {
+  const char* v = std::getenv(name);
+  return v ? v : "";
+}
+
+// The directory holding scripts/report.py.
+fs::path find_home() {
+  std::string home = env_or_empty("PLACEBENCH_HOME");
+  if (!home.empty()) {
+    if (!fs::exists(fs::path(home) / "scripts" / "report.py"))
+      throw InputError("PLACEBENCH_HOME=" + home + ": no scripts/report.py there; set it to the placebench checkout");
+    return home;
+  }
+  std::error_code ec;
+  fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  fs::path guess = ec ? fs::path() : exe.parent_path().parent_path();
+  if (guess.empty() || !fs::exists(guess / "scripts" / "report.py"))
+    throw InputError("cannot find scripts/report.py above the binary (" + (ec ? std::string("unknown") : exe.string()) +
+                     "); set PLACEBENCH_HOME to the placebench checkout");
+  return guess;
+}
+
+int run_report(const ReportOptions& o) {
+  fs::path home = find_home();
+  std::string python = env_or_empty("PLACEBENCH_PYTHON");
+  if (python.empty()) {
+    python = (home / ".venv" / "bin" / "python").string();
+    if (!fs::exists(python))
+      throw InputError("no report environment at " + python + "; create it with scripts/setup.sh (or set PLACEBENCH_PYTHON to a Python with matplotlib)");
+  }
+  std::vector<std::string> args = {python, (home / "scripts" / "report.py").string()};
+  args.insert(args.end(), o.inputs.begin(), o.inputs.end());
+  args.insert(args.end(), {"-o", o.output});
+  if (!o.title.empty()) args.insert(args.end(), {"--title", o.title});
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  std::cout.flush();
+  execv(python.c_str(), argv.data());
+  throw std::runtime_error("cannot run " + python + ": " + std::strerror(errno));
+}
+
+}  // namespace
+
+void add_report_command(CLI::App& app, CommandAction& action) {
+  auto o = std::make_shared<ReportOptions>();
+  CLI::App* cmd = app.add_subcommand("report", "One self-contained HTML report with plots of runs and result files (scripts/report.py)");
+  cmd->add_option("inputs", o->inputs, "Run directories and JSON results (staging, pipeline, collective, gang, decide)")
+      ->required()
+      ->type_name("INPUT");
+  cmd->add_option("-o,--output", o->output, "The HTML file to write")->type_name("FILE")->capture_default_str();
+  cmd->add_option("--title", o->title, "Title of the report (default: from the inputs)");
+  cmd->callback([o, &action] { action = [o] { return run_report(*o); }; });
+}
+
+}  // namespace placebench::harness

@@ -1,0 +1,157 @@
+// Stranded GPU time of partial gangs (see cost.h): arithmetic, reading gang results, printers.
+#include "placebench/harness/decisions/cost.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+
+#include "placebench/harness/errors.h"
+
+namespace placebench::harness::decisions {
+namespace {
+
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+// Appends the incident in `obj` (stranded_gpu_s at the top or under summary); false when it has none.
+bool take_incident(const json& obj, const std::string& where, std::vector<GangIncident>& out) {
+  if (!obj.is_object()) return false;
+  const json* holder = &obj;
+  if (!obj.contains("stranded_gpu_s") && obj.contains("summary") && obj["summary"].is_object()) holder = &obj["summary"];
+  if (!holder->contains("stranded_gpu_s")) return false;
+  const json& v = (*holder)["stranded_gpu_s"];
+  if (!v.is_number() || v.get<double>() < 0)
+    throw InputError(fmt::format("{}: stranded_gpu_s: expected a number >= 0 (GPU-seconds)", where));
+  out.push_back({where, v.get<double>(), holder->value("outcome", obj.value("outcome", std::string()))});
+  return true;
+}
+
+json parse_or_throw(const std::string& text, const std::string& where) {
+  try {
+    return json::parse(text);
+  } catch (const json::parse_error& e) {
+    throw InputError(fmt::format("{}: not valid JSON ({})", where, e.what()));
+  }
+}
+
+void read_jsonl(const fs::path& path, std::vector<GangIncident>& out) {
+  std::ifstream in(path);
+  std::string line;
+  for (int n = 1; std::getline(in, line); ++n) {
+    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    json j;
+    try {
+      j = json::parse(line);
+    } catch (const json::parse_error&) {
+      if (in.peek() == EOF) break;  // a truncated last line (a run killed mid-write) is skipped, as the runner does
+      throw InputError(fmt::format("{}:{}: not valid JSON", path.string(), n));
+    }
+    take_incident(j, fmt::format("{}:{}", path.string(), n), out);
+  }
+}
+
+void read_json(const fs::path& path, std::vector<GangIncident>& out) {
+  std::ifstream in(path);
+  if (!in) throw InputError(fmt::format("{}: cannot read it", path.string()));
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  json j = parse_or_throw(text, path.string());
+  if (take_incident(j, path.string(), out)) return;
+  const json* list = j.is_array() ? &j : (j.is_object() && j.contains("gangs") ? &j["gangs"] : nullptr);
+  if (list && list->is_array())
+    for (std::size_t i = 0; i < list->size(); ++i)
+      take_incident((*list)[i], fmt::format("{}: [{}]", path.string(), i), out);
+}
+
+double round4(double v) { return std::round(v * 1e4) / 1e4; }
+
+}  // namespace
+
+CostResult compute_cost(const CostInput& input) {
+  CostResult r;
+  r.input = input;
+  r.stranded_gpu_min = input.stranded_gpu_s_per_incident / 60.0;
+  r.stranded_gpu_h = input.stranded_gpu_s_per_incident / 3600.0;
+  r.per_day_gpu_h = r.stranded_gpu_h * input.incidents_per_day;
+  if (input.rate_per_gpu_hour) {
+    r.cost = r.stranded_gpu_h * *input.rate_per_gpu_hour;
+    r.per_day_cost = r.per_day_gpu_h * *input.rate_per_gpu_hour;
+  }
+  return r;
+}
+
+std::vector<GangIncident> read_gang_incidents(const std::string& path_text) {
+  fs::path path(path_text);
+  std::vector<GangIncident> out;
+  if (!fs::exists(path))
+    throw InputError(fmt::format("--from {}: no such file or directory; give a run directory or the JSON of "
+                                 "`placebench gang --json`", path_text));
+  if (fs::is_directory(path)) {
+    if (fs::exists(path / "trials.jsonl")) read_jsonl(path / "trials.jsonl", out);
+    if (out.empty() && fs::exists(path / "summary.json")) read_json(path / "summary.json", out);
+    if (out.empty()) {
+      std::vector<fs::path> files;
+      for (const auto& e : fs::directory_iterator(path))
+        if (e.path().extension() == ".json" && e.path().filename() != "run.json" && e.path().filename() != "summary.json")
+          files.push_back(e.path());
+      std::sort(files.begin(), files.end());
+      for (const auto& f : files) read_json(f, out);
+    }
+  } else if (path.extension() == ".jsonl") {
+    read_jsonl(path, out);
+  } else {
+    read_json(path, out);
+  }
+  if (out.empty())
+    throw InputError(fmt::format("--from {}: no gang result with stranded_gpu_s found; point it at a run with gang "
+                                 "trials or at `placebench gang --json` output", path_text));
+  return out;
+}
+
+std::string render_cost_text(const CostResult& r) {
+  const CostInput& in = r.input;
+  std::string out = "Stranded capacity of a partly admitted gang\n";
+  if (in.gpus && in.wait_s)
+    out += fmt::format("  {:g} GPUs allocated and idle for {:.1f} min per incident\n", *in.gpus, *in.wait_s / 60.0);
+  if (!in.incidents.empty()) {
+    double total = 0, worst = 0;
+    for (const auto& i : in.incidents) total += i.stranded_gpu_s, worst = std::max(worst, i.stranded_gpu_s);
+    out += fmt::format("  from {}: {} gang incident(s), {:.1f} GPU-s stranded in total, mean {:.1f}, worst {:.1f}\n",
+                       in.source, in.incidents.size(), total, total / in.incidents.size(), worst);
+  }
+  std::string rate = in.rate_per_gpu_hour ? fmt::format(" (at {:g} per GPU-hour)", *in.rate_per_gpu_hour) : "";
+  out += fmt::format("  per incident: {:.1f} GPU-min = {:.2f} GPU-h{}\n", r.stranded_gpu_min, r.stranded_gpu_h,
+                     r.cost ? fmt::format("   cost {:.2f}{}", *r.cost, rate) : "   (no --rate: no cost)");
+  out += fmt::format("  per day ({:g} incident{}{}): {:.2f} GPU-h{}\n", in.incidents_per_day,
+                     in.incidents_per_day == 1 ? "" : "s", in.incidents_per_day_given ? "" : ", assumed: set --incidents-per-day",
+                     r.per_day_gpu_h, r.per_day_cost ? fmt::format("   cost {:.2f}", *r.per_day_cost) : "");
+  out += fmt::format("Note: {}\n", kInternalCostNote);
+  return out;
+}
+
+nlohmann::json cost_to_json(const CostResult& r) {
+  const CostInput& in = r.input;
+  json j;
+  j["schema_version"] = 1;
+  j["source"] = in.source;
+  j["gpus"] = in.gpus ? json(*in.gpus) : json(nullptr);
+  j["wait_min"] = in.wait_s ? json(round4(*in.wait_s / 60.0)) : json(nullptr);
+  j["rate_per_gpu_hour"] = in.rate_per_gpu_hour ? json(*in.rate_per_gpu_hour) : json(nullptr);
+  j["stranded_gpu_min"] = round4(r.stranded_gpu_min);
+  j["stranded_gpu_h"] = round4(r.stranded_gpu_h);
+  j["cost"] = r.cost ? json(round4(*r.cost)) : json(nullptr);
+  j["per_day"] = {{"incidents", in.incidents_per_day},
+                  {"incidents_assumed", !in.incidents_per_day_given},
+                  {"gpu_h", round4(r.per_day_gpu_h)},
+                  {"cost", r.per_day_cost ? json(round4(*r.per_day_cost)) : json(nullptr)}};
+  j["incidents"] = json::array();
+  for (const auto& i : in.incidents)
+    j["incidents"].push_back({{"source", i.source}, {"stranded_gpu_s", i.stranded_gpu_s},
+                              {"outcome", i.outcome.empty() ? json(nullptr) : json(i.outcome)}});
+  j["note"] = kInternalCostNote;
+  return j;
+}
+
+}  // namespace placebench::harness::decisions

@@ -1,0 +1,123 @@
+// Console table and JSON of `placebench decide` (fields in docs/decisions.md). Times are minutes.
+#include "placebench/harness/decisions/decide_format.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+namespace placebench::harness::decisions {
+namespace {
+
+using nlohmann::json;
+
+// Minutes to 1e-4 (6 ms): enough for hand checks, free of binary noise in the JSON.
+double round4(double v) { return std::round(v * 1e4) / 1e4; }
+
+json ci_json(const Interval& i) { return json::array({round4(i.lo), round4(i.hi)}); }
+
+std::string cell(const Interval& i, const char* sign = "", int decimals = 1) {
+  const std::string spec = fmt::format("{{:{}.{}f}}", sign, decimals);
+  std::string est = fmt::format(fmt::runtime(spec), i.est);
+  if (std::abs(i.hi - i.lo) < 1e-9) return est;
+  return fmt::format("{} [{}, {}]", est, fmt::format(fmt::runtime(spec), i.lo), fmt::format(fmt::runtime(spec), i.hi));
+}
+
+json policy_json(const PolicyOutcome& o) {
+  json j;
+  j["policy"] = std::string(policy_name(o.policy));
+  j["remote_share"] = round4(o.remote_share);
+  j["exec_min"] = round4(o.exec_min.est);
+  j["exec_min_ci"] = ci_json(o.exec_min);
+  j["queue_min"] = round4(o.queue_min);
+  j["turnaround_min"] = round4(o.turnaround_min.est);
+  j["turnaround_min_ci"] = ci_json(o.turnaround_min);
+  j["gpu_min_per_job"] = round4(o.gpu_min_per_job.est);
+  j["gpu_min_per_job_ci"] = ci_json(o.gpu_min_per_job);
+  j["gpu_min_saved_vs_any"] = round4(o.gpu_min_saved_vs_any.est);
+  j["gpu_min_saved_vs_any_ci"] = ci_json(o.gpu_min_saved_vs_any);
+  j["gpu_pct_saved_vs_any"] = round4(o.gpu_pct_saved_vs_any.est);
+  j["gpu_pct_saved_vs_any_ci"] = ci_json(o.gpu_pct_saved_vs_any);
+  j["turnaround_delta_min_vs_any"] = round4(o.turnaround_delta_min_vs_any.est);
+  j["turnaround_delta_min_vs_any_ci"] = ci_json(o.turnaround_delta_min_vs_any);
+  j["cost_per_job"] = o.cost_per_job ? json(round4(o.cost_per_job->est)) : json(nullptr);
+  j["cost_per_job_ci"] = o.cost_per_job ? ci_json(*o.cost_per_job) : json(nullptr);
+  j["score"] = round4(o.score.est);
+  return j;
+}
+
+json class_json(const ClassDecision& d) {
+  json j;
+  j["name"] = d.name;
+  j["decidable"] = d.decidable;
+  j["recommendation"] = d.recommendation;
+  j["leaning"] = d.leaning ? json(std::string(policy_name(*d.leaning))) : json(nullptr);
+  j["rationale"] = d.rationale;
+  j["settle"] = d.settle.empty() ? json(nullptr) : json(d.settle);
+  j["break_even_ratio_pct"] = d.break_even_pct ? json(round4(*d.break_even_pct)) : json(nullptr);
+  j["reason"] = d.reason.empty() ? json(nullptr) : json(d.reason);
+  j["policies"] = json::array();
+  for (const auto& o : d.policies) j["policies"].push_back(policy_json(o));
+  if (d.input) {
+    const ClassInput& in = *d.input;
+    j["inputs"] = {{"job_length_min", round4(in.job_length_min)},
+                   {"gpus_per_job", in.gpus_per_job},
+                   {"queue_min", {{"strict", round4(in.queue_min[0])}, {"prefer", round4(in.queue_min[1])}, {"any", round4(in.queue_min[2])}}},
+                   {"objective", in.objective.label},
+                   {"turnaround_weight", in.objective.turnaround_weight},
+                   {"rate_per_gpu_hour", in.rate_per_gpu_hour ? json(*in.rate_per_gpu_hour) : json(nullptr)},
+                   {"p_remote_any", in.p_remote_any},
+                   {"p_local_prefer", in.p_local_prefer},
+                   {"any_arm", in.remote.arm},
+                   {"ratio_pct", round4(in.remote.pct)},
+                   {"ratio_ci_pct", in.remote.lo_pct ? json::array({round4(*in.remote.lo_pct), round4(*in.remote.hi_pct)}) : json(nullptr)},
+                   {"verdict", in.remote.verdict.empty() ? json(nullptr) : json(in.remote.verdict)},
+                   {"n_rounds", in.remote.n_rounds}};
+  } else {
+    j["inputs"] = nullptr;
+  }
+  return j;
+}
+
+std::string class_table(const ClassDecision& d) {
+  std::string out = fmt::format("Class {}\n", d.name);
+  if (!d.decidable) return out + fmt::format("  not decidable: {}\n", d.reason);
+  const ClassInput& in = *d.input;
+  std::string ratio = in.remote.lo_pct ? fmt::format("{:+.1f}% [{:+.1f}, {:+.1f}]", in.remote.pct, *in.remote.lo_pct, *in.remote.hi_pct)
+                                       : fmt::format("{:+.1f}% (no CI)", in.remote.pct);
+  out += fmt::format("  {} vs local: {}{}   job: {:.1f} min local x {} GPU{}\n", in.remote.arm, ratio,
+                     in.remote.verdict.empty() ? "" : fmt::format(" ({}, {} rounds)", in.remote.verdict, in.remote.n_rounds),
+                     in.job_length_min, in.gpus_per_job, in.gpus_per_job == 1 ? "" : "s");
+  out += fmt::format("  objective: {} (score = exec + {:g} x queue)   any lands remote: {:g}   prefer finds local: {:g}{}\n",
+                     in.objective.label, in.objective.turnaround_weight, in.p_remote_any, in.p_local_prefer,
+                     in.rate_per_gpu_hour ? fmt::format("   rate: {:g}/GPU-h", *in.rate_per_gpu_hour) : "");
+  out += fmt::format("  {:<7}{:>19}  {:>6}  {:>20}  {:>22}  {:>22}  {:>6}  {:>20}  {:>21}\n", "Policy", "Exec min", "Queue",
+                     "Turnaround min", "GPU-min/job", "GPU-min saved vs any", "Saved%", "Turnaround vs any",
+                     "Cost/job");
+  for (const auto& o : d.policies)
+    out += fmt::format("  {:<7}{:>19}  {:>6.1f}  {:>20}  {:>22}  {:>22}  {:>6.1f}  {:>20}  {:>21}\n", policy_name(o.policy),
+                       cell(o.exec_min), o.queue_min, cell(o.turnaround_min), cell(o.gpu_min_per_job),
+                       cell(o.gpu_min_saved_vs_any), o.gpu_pct_saved_vs_any.est, cell(o.turnaround_delta_min_vs_any, "+"),
+                       o.cost_per_job ? cell(*o.cost_per_job, "", 2) : "-");
+  out += fmt::format("  Recommendation: {}\n  {}\n", d.recommendation, d.rationale);
+  return out;
+}
+
+}  // namespace
+
+std::string render_decide_table(const DecideReport& report) {
+  std::string out = fmt::format("Decisions: {}  (times in minutes; [lo, hi] is the CI carried from the measured ratio)\n",
+                                report.source);
+  for (const auto& d : report.classes) out += "\n" + class_table(d);
+  return out;
+}
+
+json decide_to_json(const DecideReport& report) {
+  json j;
+  j["schema_version"] = kDecideSchemaVersion;
+  j["source"] = report.source;
+  j["classes"] = json::array();
+  for (const auto& d : report.classes) j["classes"].push_back(class_json(d));
+  return j;
+}
+
+}  // namespace placebench::harness::decisions

@@ -1,0 +1,277 @@
+// Reading `decide` inputs: decision blocks (JSON from run.json, YAML from a config) and run directories.
+#include "placebench/harness/decisions/decide_input.h"
+
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "placebench/harness/errors.h"
+#include "placebench/harness/units.h"
+
+namespace placebench::harness::decisions {
+namespace {
+
+using nlohmann::json;
+
+const std::set<std::string> kDecisionKeys = {"job_length", "gpus_per_job", "queue", "objective", "rate_per_gpu_hour",
+                                              "p_remote_any", "p_local_prefer", "any_arm"};
+constexpr const char* kAccepted =
+    "job_length, gpus_per_job, queue {strict, prefer, any}, objective, rate_per_gpu_hour, p_remote_any, "
+    "p_local_prefer, any_arm";
+
+double number_in(double v, double lo, double hi, const std::string& where, const std::string& what) {
+  if (!(v >= lo && v <= hi))
+    throw InputError(fmt::format("{}: {} must lie in [{:g}, {:g}], got {:g}", where, what, lo, hi, v));
+  return v;
+}
+
+int positive_int(double v, const std::string& where) {
+  if (!(v >= 1 && v == static_cast<int>(v)))
+    throw InputError(fmt::format("{}: must be a whole number >= 1, got {:g}", where, v));
+  return static_cast<int>(v);
+}
+
+// ---- JSON (run.json) ----
+
+double json_duration(const json& v, const std::string& where) {
+  if (v.is_string()) return parse_duration_s(v.get<std::string>(), where);
+  if (v.is_number() && v.get<double>() >= 0) return v.get<double>();
+  throw InputError(fmt::format("{}: expected a duration such as \"90s\", \"36m\", \"2h\" (or seconds)", where));
+}
+
+double json_number(const json& v, const std::string& where) {
+  if (!v.is_number()) throw InputError(fmt::format("{}: expected a number", where));
+  return v.get<double>();
+}
+
+// ---- YAML (configs) ----
+
+std::string yaml_where(const std::string& file, const YAML::Node& node, const std::string& key) {
+  return fmt::format("{}:{}: {}", file, node.Mark().line + 1, key);
+}
+
+double yaml_number(const YAML::Node& v, const std::string& where) {
+  try {
+    return v.as<double>();
+  } catch (const YAML::Exception&) {
+    throw InputError(fmt::format("{}: expected a number", where));
+  }
+}
+
+double yaml_duration(const YAML::Node& v, const std::string& where) {
+  if (!v.IsScalar()) throw InputError(fmt::format("{}: expected a duration such as 90s, 36m, 2h", where));
+  return parse_duration_s(v.Scalar(), where);
+}
+
+json read_json_file(const std::filesystem::path& path, const std::string& what) {
+  std::ifstream in(path);
+  if (!in)
+    throw InputError(fmt::format("{}: cannot read it; give a run directory written by `placebench run` (with {}), "
+                                 "or use the what-if options (--gpus, --exec-local, --exec-remote, --queue)",
+                                 path.string(), what));
+  try {
+    return json::parse(in);
+  } catch (const json::parse_error& e) {
+    throw InputError(fmt::format("{}: not valid JSON ({}); rewrite it or rebuild it with `placebench compare`",
+                                 path.string(), e.what()));
+  }
+}
+
+const json& require(const json& obj, const std::string& key, const std::string& where) {
+  if (!obj.is_object() || !obj.contains(key))
+    throw InputError(fmt::format("{}: missing key '{}'", where, key));
+  return obj.at(key);
+}
+
+std::optional<double> optional_ci_bound(const json& ci, int i) {
+  if (!ci.is_array() || ci.size() != 2 || !ci[i].is_number()) return std::nullopt;
+  return ci[i].get<double>();
+}
+
+}  // namespace
+
+DecisionSpec parse_decision_json(const json& block, const std::string& where) {
+  if (!block.is_object()) throw InputError(fmt::format("{}: expected an object with {}", where, kAccepted));
+  for (const auto& [key, value] : block.items())
+    if (!kDecisionKeys.count(key))
+      throw InputError(fmt::format("{}.{}: unknown key; accepted: {}", where, key, kAccepted));
+  DecisionSpec s;
+  s.job_length_s = json_duration(require(block, "job_length", where), where + ".job_length");
+  if (s.job_length_s <= 0) throw InputError(fmt::format("{}.job_length: must be > 0", where));
+  s.gpus_per_job = positive_int(json_number(require(block, "gpus_per_job", where), where + ".gpus_per_job"),
+                                where + ".gpus_per_job");
+  const json& queue = require(block, "queue", where);
+  if (!queue.is_object()) throw InputError(fmt::format("{}.queue: expected {{strict, prefer, any}} durations", where));
+  for (const auto& [key, value] : queue.items())
+    if (key != "strict" && key != "prefer" && key != "any")
+      throw InputError(fmt::format("{}.queue.{}: unknown policy; accepted: strict, prefer, any", where, key));
+  for (Policy p : kPolicies) {
+    std::string key(policy_name(p));
+    s.queue_s[static_cast<std::size_t>(p)] = json_duration(require(queue, key, where + ".queue"), where + ".queue." + key);
+  }
+  if (block.contains("objective")) {
+    const json& o = block["objective"];
+    std::string text = o.is_string() ? o.get<std::string>() : o.is_number() ? fmt::format("{:g}", o.get<double>()) : "";
+    s.objective = parse_objective(text, where + ".objective");
+  }
+  if (block.contains("rate_per_gpu_hour"))
+    s.rate_per_gpu_hour = number_in(json_number(block["rate_per_gpu_hour"], where + ".rate_per_gpu_hour"), 0, 1e12,
+                                    where + ".rate_per_gpu_hour", "the rate");
+  for (auto [key, field] : {std::pair{"p_remote_any", &s.p_remote_any}, std::pair{"p_local_prefer", &s.p_local_prefer}})
+    if (block.contains(key))
+      *field = number_in(json_number(block[key], where + "." + key), 0, 1, where + "." + key, "a probability");
+  if (block.contains("any_arm")) {
+    if (!block["any_arm"].is_string()) throw InputError(fmt::format("{}.any_arm: expected an arm name", where));
+    s.any_arm = block["any_arm"].get<std::string>();
+  }
+  return s;
+}
+
+DecisionSpec parse_decision_yaml(const YAML::Node& block, const std::string& file) {
+  if (!block.IsMap())
+    throw InputError(fmt::format("{}: decision: expected a mapping with {}", yaml_where(file, block, "decision"), kAccepted));
+  for (const auto& kv : block) {
+    std::string key = kv.first.as<std::string>();
+    if (!kDecisionKeys.count(key))
+      throw InputError(fmt::format("{}: unknown key; accepted: {}", yaml_where(file, kv.first, "decision." + key), kAccepted));
+  }
+  auto need = [&](const YAML::Node& parent, const std::string& key, const std::string& path) {
+    if (!parent[key]) throw InputError(fmt::format("{}: missing key '{}'", yaml_where(file, parent, path), key));
+    return parent[key];
+  };
+  auto at = [&](const YAML::Node& n, const std::string& key) { return yaml_where(file, n, key); };
+  DecisionSpec s;
+  YAML::Node v = need(block, "job_length", "decision");
+  s.job_length_s = yaml_duration(v, at(v, "decision.job_length"));
+  if (s.job_length_s <= 0) throw InputError(fmt::format("{}: must be > 0", at(v, "decision.job_length")));
+  v = need(block, "gpus_per_job", "decision");
+  s.gpus_per_job = positive_int(yaml_number(v, at(v, "decision.gpus_per_job")), at(v, "decision.gpus_per_job"));
+  YAML::Node queue = need(block, "queue", "decision");
+  if (!queue.IsMap()) throw InputError(fmt::format("{}: expected {{strict, prefer, any}} durations", at(queue, "decision.queue")));
+  for (const auto& kv : queue) {
+    std::string key = kv.first.as<std::string>();
+    if (key != "strict" && key != "prefer" && key != "any")
+      throw InputError(fmt::format("{}: unknown policy; accepted: strict, prefer, any", at(kv.first, "decision.queue." + key)));
+  }
+  for (Policy p : kPolicies) {
+    std::string key(policy_name(p));
+    YAML::Node q = need(queue, key, "decision.queue");
+    s.queue_s[static_cast<std::size_t>(p)] = yaml_duration(q, at(q, "decision.queue." + key));
+  }
+  if (YAML::Node o = block["objective"]) s.objective = parse_objective(o.IsScalar() ? o.Scalar() : "", at(o, "decision.objective"));
+  if (YAML::Node r = block["rate_per_gpu_hour"])
+    s.rate_per_gpu_hour = number_in(yaml_number(r, at(r, "decision.rate_per_gpu_hour")), 0, 1e12,
+                                    at(r, "decision.rate_per_gpu_hour"), "the rate");
+  for (auto [key, field] : {std::pair{"p_remote_any", &s.p_remote_any}, std::pair{"p_local_prefer", &s.p_local_prefer}})
+    if (YAML::Node p = block[key])
+      *field = number_in(yaml_number(p, at(p, std::string("decision.") + key)), 0, 1, at(p, std::string("decision.") + key),
+                         "a probability");
+  if (YAML::Node a = block["any_arm"]) s.any_arm = a.as<std::string>();
+  return s;
+}
+
+ClassInput make_class_input(const std::string& name, const DecisionSpec& spec, const RemoteRatio& remote,
+                            const DecideOverrides& overrides) {
+  ClassInput in;
+  in.name = name;
+  in.job_length_min = spec.job_length_s / 60.0;
+  in.gpus_per_job = spec.gpus_per_job;
+  for (std::size_t i = 0; i < 3; ++i) in.queue_min[i] = spec.queue_s[i] / 60.0;
+  in.objective = overrides.objective.value_or(spec.objective);
+  in.rate_per_gpu_hour = overrides.rate_per_gpu_hour ? overrides.rate_per_gpu_hour : spec.rate_per_gpu_hour;
+  in.p_remote_any = overrides.p_remote_any.value_or(spec.p_remote_any.value_or(1.0));
+  in.p_local_prefer = overrides.p_local_prefer.value_or(spec.p_local_prefer.value_or(0.5));
+  in.remote = remote;
+  return in;
+}
+
+DecideReport decide_run_directory(const std::string& dir, const DecideOverrides& overrides) {
+  namespace fs = std::filesystem;
+  const fs::path summary_path = fs::path(dir) / "summary.json", run_path = fs::path(dir) / "run.json";
+  const json summary = read_json_file(summary_path, "summary.json");
+  const json run = read_json_file(run_path, "run.json");
+  const std::string sw = summary_path.string(), rw = run_path.string();
+  const json& classes = require(summary, "classes", sw);
+  if (!classes.is_array()) throw InputError(fmt::format("{}: classes: expected a list", sw));
+  const json* config_classes = nullptr;
+  if (run.contains("config") && run["config"].is_object() && run["config"].contains("classes")) {
+    config_classes = &run["config"]["classes"];
+    if (!config_classes->is_array()) throw InputError(fmt::format("{}: config.classes: expected a list", rw));
+  }
+  DecideReport report;
+  report.source = dir;
+  for (std::size_t i = 0; i < classes.size(); ++i) {
+    const std::string cw = fmt::format("{}: classes[{}]", sw, i);
+    const json& c = classes[i];
+    const json& name_node = require(c, "name", cw);
+    if (!name_node.is_string()) throw InputError(fmt::format("{}.name: expected a string", cw));
+    const std::string name = name_node.get<std::string>();
+    // The config's decision block for this class.
+    const json* decision = nullptr;
+    std::string dw;
+    if (config_classes)
+      for (std::size_t k = 0; k < config_classes->size(); ++k) {
+        const json& cc = (*config_classes)[k];
+        if (cc.is_object() && cc.value("name", std::string()) == name && cc.contains("decision") && !cc["decision"].is_null()) {
+          decision = &cc["decision"];
+          dw = fmt::format("{}: config.classes[{}].decision", rw, k);
+        }
+      }
+    if (!decision) {
+      report.classes.push_back(undecidable_class(
+          name, fmt::format("{} has no decision block for it under config.classes; add decision: {{job_length, "
+                            "gpus_per_job, queue: {{strict, prefer, any}}, objective}} to the class's config",
+                            rw)));
+      continue;
+    }
+    DecisionSpec spec = parse_decision_json(*decision, dw);
+    const std::string any_arm = overrides.any_arm.value_or(spec.any_arm);
+    std::string baseline = c.value("baseline", std::string());
+    if (baseline != "local") {
+      report.classes.push_back(undecidable_class(
+          name, fmt::format("its ratios are against '{}', and decide needs them against local; rerun with baseline: "
+                            "local", baseline)));
+      continue;
+    }
+    const json& arms = require(c, "arms", cw);
+    const json* arm = nullptr;
+    std::size_t arm_index = 0;
+    if (arms.is_array())
+      for (std::size_t k = 0; k < arms.size(); ++k)
+        if (arms[k].is_object() && arms[k].value("arm", std::string()) == any_arm) arm = &arms[k], arm_index = k;
+    if (!arm) {
+      report.classes.push_back(undecidable_class(
+          name, fmt::format("it has no '{}' arm, whose ratio against local is what `any` placement costs; add the "
+                            "arm to the class or name another with decision.any_arm / --any-arm", any_arm)));
+      continue;
+    }
+    const std::string aw = fmt::format("{}.arms[{}]", cw, arm_index);
+    RemoteRatio r;
+    r.arm = any_arm;
+    const json& pct = require(*arm, "ratio_pct", aw);
+    if (pct.is_null()) {
+      report.classes.push_back(undecidable_class(
+          name, fmt::format("the '{}' arm has no ratio yet (ratio_pct is null); run more rounds", any_arm)));
+      continue;
+    }
+    r.pct = json_number(pct, aw + ".ratio_pct");
+    if (arm->contains("ratio_ci_pct") && !(*arm)["ratio_ci_pct"].is_null()) {
+      const json& ci = (*arm)["ratio_ci_pct"];
+      r.lo_pct = optional_ci_bound(ci, 0);
+      r.hi_pct = optional_ci_bound(ci, 1);
+      if (ci.is_array() && ci.size() == 2 && (ci[0].is_null() || ci[1].is_null())) r.lo_pct = r.hi_pct = std::nullopt;
+      else if (!r.lo_pct || !r.hi_pct || !(*r.lo_pct <= r.pct && r.pct <= *r.hi_pct && *r.lo_pct > -100))
+        throw InputError(fmt::format("{}.ratio_ci_pct: expected [lo, hi] with -100 < lo <= ratio_pct <= hi", aw));
+    }
+    if (!(r.pct > -100)) throw InputError(fmt::format("{}.ratio_pct: must be > -100", aw));
+    r.verdict = arm->value("verdict", std::string("unknown"));
+    if (arm->contains("n_rounds") && (*arm)["n_rounds"].is_number_integer()) r.n_rounds = (*arm)["n_rounds"].get<int>();
+    report.classes.push_back(decide_class(make_class_input(name, spec, r, overrides)));
+  }
+  return report;
+}
+
+}  // namespace placebench::harness::decisions

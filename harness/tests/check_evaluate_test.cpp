@@ -1,0 +1,163 @@
+// `placebench check` evaluation: references with tolerances and units, expectations on the ratio (time and
+// throughput statistics, each basis) and on verdicts, missing classes/arms, and reading a run directory.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "placebench/harness/check/evaluate.h"
+#include "placebench/harness/errors.h"
+
+using namespace placebench::harness;
+using namespace placebench::harness::check;
+using nlohmann::json;
+
+namespace {
+
+json arm(const std::string& name, double median, json ratio, json ci, const std::string& verdict) {
+  return {{"arm", name}, {"median", median}, {"p90", median * 1.1}, {"p99", median * 1.5}, {"mean", median},
+          {"n_rounds", 6}, {"ratio_pct", ratio}, {"ratio_ci_pct", ci}, {"verdict", verdict}};
+}
+
+RunEvidence evidence(const std::string& statistic = "median") {
+  json summary = {{"schema_version", 1}, {"complete", true}, {"classes", json::array()}};
+  summary["classes"].push_back({{"name", "c"}, {"baseline", "local"}, {"statistic", statistic},
+                                {"arms", {arm("local", 1000, nullptr, nullptr, "baseline"),
+                                          arm("remote", 1100, 10.0, json::array({4.0, 12.0}), "slower"),
+                                          arm("unpinned", 1000, 0.5, nullptr, "inconclusive")}}});
+  std::vector<json> trials = {{{"class", "c"}, {"arm", "local"}, {"summary", {{"bytes_per_s", 1e9}}}},
+                              {{"class", "c"}, {"arm", "local"}, {"summary", {{"bytes_per_s", 3e9}}}},
+                              {{"class", "c"}, {"arm", "local"}, {"summary", {{"bytes_per_s", 2e9}}}},
+                              {{"class", "c"}, {"arm", "remote"}, {"summary", {{"bytes_per_s", 9e9}}}}};
+  return {"run", summary, trials, {}};
+}
+
+MetricReference ref(const std::string& metric, double target, std::optional<double> lo, std::optional<double> hi,
+                    const std::string& unit, const std::string& arm_name = "local") {
+  return {"c", arm_name, metric, target, lo, hi, unit, "r", "ref.yaml:1"};
+}
+
+Expectation slower(const std::string& arm_name, double max_pct, RatioBasis basis) {
+  Expectation x;
+  x.class_name = "c";
+  x.arm = arm_name;
+  x.max_slower_pct = max_pct;
+  x.basis = basis;
+  x.name = "x";
+  return x;
+}
+
+CheckResult one(const ReferenceFile& f, const RunEvidence& ev) {
+  CheckReport r = evaluate_checks(f, ev);
+  EXPECT_EQ(r.checks.size(), 1u);
+  return r.checks.at(0);
+}
+
+ReferenceFile refs(std::vector<MetricReference> r) { return {"ref.yaml", false, std::move(r), {}}; }
+ReferenceFile exps(std::vector<Expectation> x) { return {"ref.yaml", false, {}, std::move(x)}; }
+
+}  // namespace
+
+TEST(CheckEvaluate, ReferenceWithinAndOutsideTolerance) {
+  RunEvidence ev = evidence();
+  CheckResult c = one(refs({ref("median", 1.0, -0.1, 0.1, "us")}), ev);
+  EXPECT_TRUE(c.passed) << c.message;
+  EXPECT_EQ(c.actual, "1 us");
+  EXPECT_EQ(c.expected, "1 us (-10%, +10%): [0.9, 1.1] us");
+  c = one(refs({ref("median", 0.8, -0.1, 0.1, "us")}), ev);
+  EXPECT_FALSE(c.passed);
+  EXPECT_EQ(c.message, "median = 1 us is above the reference 0.8 us by +25.0%");
+  c = one(refs({ref("p99", 1200, std::nullopt, 0.0, "ns")}), ev);  // 1500 > 1200, no lower bound
+  EXPECT_FALSE(c.passed);
+  c = one(refs({ref("p99", 2000, std::nullopt, 0.0, "ns")}), ev);
+  EXPECT_TRUE(c.passed);
+  EXPECT_EQ(c.expected, "2000 ns (no lower bound, +0%): [-inf, 2000] ns");
+  // Bounds are inclusive: 1000 ns exactly at target x (1 - 0.5) = 1000.
+  EXPECT_TRUE(one(refs({ref("median", 2000, -0.5, std::nullopt, "ns")}), ev).passed);
+}
+
+TEST(CheckEvaluate, TrialFieldsUseTheMedianOverTrials) {
+  RunEvidence ev = evidence();
+  CheckResult c = one(refs({ref("trials.bytes_per_s", 2, -0.01, 0.01, "GB/s")}), ev);
+  EXPECT_TRUE(c.passed) << c.message;
+  EXPECT_EQ(c.actual, "2 GB/s");
+  c = one(refs({ref("trials.wait_ns_median", 2, -0.01, 0.01, "us")}), ev);
+  EXPECT_FALSE(c.passed);
+  EXPECT_NE(c.message.find("no trial of c/local has a numeric summary field 'wait_ns_median'"), std::string::npos);
+}
+
+TEST(CheckEvaluate, MissingClassOrArmFails) {
+  RunEvidence ev = evidence();
+  MetricReference r = ref("median", 1, -0.1, 0.1, "us");
+  r.class_name = "nope";
+  CheckResult c = one(refs({r}), ev);
+  EXPECT_FALSE(c.passed);
+  EXPECT_EQ(c.message, "class 'nope' is not in the run (classes: c)");
+  c = one(refs({ref("median", 1, -0.1, 0.1, "us", "cpu-local-mem-remote")}), ev);
+  EXPECT_EQ(c.message, "arm 'cpu-local-mem-remote' is not in class 'c' (arms: local, remote, unpinned)");
+}
+
+TEST(CheckEvaluate, MaxSlowerOnEachBasis) {
+  RunEvidence ev = evidence();  // remote: +10% [+4, +12]
+  EXPECT_FALSE(one(exps({slower("remote", 5, RatioBasis::kEstimate)}), ev).passed);
+  EXPECT_TRUE(one(exps({slower("remote", 10, RatioBasis::kEstimate)}), ev).passed);
+  EXPECT_FALSE(one(exps({slower("remote", 11, RatioBasis::kCiUpper)}), ev).passed);
+  EXPECT_TRUE(one(exps({slower("remote", 12, RatioBasis::kCiUpper)}), ev).passed);
+  EXPECT_TRUE(one(exps({slower("remote", 5, RatioBasis::kCiLower)}), ev).passed);
+  CheckResult c = one(exps({slower("remote", 3, RatioBasis::kCiLower)}), ev);
+  EXPECT_FALSE(c.passed);
+  EXPECT_EQ(c.message, "c/remote is +4.00% slower than local (ci_lower), more than the allowed +3.00%");
+  EXPECT_EQ(c.actual, "step time +10.00%, CI [+4.00%, +12.00%]");
+  // No CI: the estimate still judges; a CI basis cannot.
+  EXPECT_TRUE(one(exps({slower("unpinned", 1, RatioBasis::kEstimate)}), ev).passed);
+  c = one(exps({slower("unpinned", 1, RatioBasis::kCiUpper)}), ev);
+  EXPECT_FALSE(c.passed);
+  EXPECT_NE(c.message.find("no ratio CI yet"), std::string::npos);
+  c = one(exps({slower("local", 1, RatioBasis::kEstimate)}), ev);
+  EXPECT_FALSE(c.passed);
+  EXPECT_NE(c.message.find("is the baseline"), std::string::npos);
+}
+
+TEST(CheckEvaluate, ThroughputRatiosBecomeStepTimeChanges) {
+  RunEvidence ev = evidence("throughput");  // remote's throughput +10% [+4, +12]: step time 100/1.1 - 100 = -9.09%
+  CheckResult c = one(exps({slower("remote", -9, RatioBasis::kEstimate)}), ev);
+  EXPECT_TRUE(c.passed) << c.actual;
+  EXPECT_EQ(c.actual, "step time -9.09%, CI [-10.71%, -3.85%] (from the throughput ratio)");
+  EXPECT_FALSE(one(exps({slower("remote", -5, RatioBasis::kCiUpper)}), ev).passed);  // slow end -3.85%
+}
+
+TEST(CheckEvaluate, VerdictsAndCompleteness) {
+  RunEvidence ev = evidence();
+  Expectation v;
+  v.class_name = "c";
+  v.arm = "remote";
+  v.verdicts = {"equivalent", "faster"};
+  v.name = "v";
+  CheckResult c = one(exps({v}), ev);
+  EXPECT_FALSE(c.passed);
+  EXPECT_EQ(c.actual, "verdict slower");
+  v.verdicts.push_back("slower");
+  EXPECT_TRUE(one(exps({v}), ev).passed);
+  ReferenceFile f = exps({v});
+  f.require_complete = true;
+  ev.summary["complete"] = false;
+  CheckReport r = evaluate_checks(f, ev);
+  ASSERT_EQ(r.checks.size(), 2u);
+  EXPECT_EQ(r.checks[0].name, "run complete");
+  EXPECT_FALSE(r.checks[0].passed);
+  EXPECT_EQ(r.failures(), 1);
+}
+
+TEST(CheckEvaluate, ReadsTheCommittedRunAndRecomputesAMissingSummary) {
+  std::string fixture = std::string(PLACEBENCH_SOURCE_DIR) + "/tests/fixtures/results/tiny-run";
+  RunEvidence ev = load_run_evidence(fixture);
+  EXPECT_TRUE(ev.summary.value("complete", false));
+  EXPECT_FALSE(ev.trials.empty());
+  std::string copy = ::testing::TempDir() + "/pb-check-nosummary";
+  std::filesystem::remove_all(copy);
+  std::filesystem::create_directories(copy);
+  for (const char* f : {"run.json", "trials.jsonl"}) std::filesystem::copy_file(fixture + "/" + f, copy + "/" + f);
+  RunEvidence again = load_run_evidence(copy);
+  EXPECT_FALSE(again.summary.value("complete", true));
+  EXPECT_EQ(again.summary["classes"][0]["arms"].size(), ev.summary["classes"][0]["arms"].size());
+  EXPECT_THROW(load_run_evidence(::testing::TempDir() + "/pb-check-none"), InputError);
+}

@@ -1,0 +1,202 @@
+"""Reads placebench results, checking the schema version of each, and sorts them by kind.
+
+Run directories follow docs/results-schema.md; JSON files are the `--json` outputs documented in
+docs/cli.md and docs/decisions.md. A schema_version this report does not know is refused (SchemaError,
+exit 2): the report reads only the documented fields, and a newer schema may mean something else by them.
+`placebench staging --json` and `pipeline --json` carry no schema_version yet; they are read as version 1.
+"""
+import json
+import os
+from dataclasses import dataclass, field
+
+KNOWN_SCHEMA_VERSIONS = {1}
+
+
+class InputProblem(Exception):
+    """Bad input: the message is one line naming the file and the fix."""
+
+
+@dataclass
+class Run:
+    path: str
+    run: dict
+    trials: list
+    summary: dict | None
+    warnings: list = field(default_factory=list)
+
+    @property
+    def name(self):
+        return os.path.basename(os.path.normpath(self.path))
+
+    def classes(self):
+        return (self.summary or {}).get("classes", [])
+
+    def config_classes(self):
+        return self.run.get("config", {}).get("classes", [])
+
+
+@dataclass
+class Doc:
+    """One JSON result file of a kind other than a run directory."""
+    path: str
+    kind: str
+    data: dict
+
+    @property
+    def name(self):
+        return os.path.basename(self.path)
+
+
+@dataclass
+class Inputs:
+    runs: list = field(default_factory=list)
+    staging: list = field(default_factory=list)
+    pipeline: list = field(default_factory=list)
+    collective: list = field(default_factory=list)
+    gang: list = field(default_factory=list)
+    decide: list = field(default_factory=list)
+    warnings: list = field(default_factory=list)
+
+    def empty(self):
+        return not (self.runs or self.staging or self.pipeline or self.collective or self.gang or self.decide)
+
+
+def check_schema(path, obj, required=True):
+    if not isinstance(obj, dict):
+        raise InputProblem(f"{path}: not a JSON object; give a placebench result")
+    if "schema_version" not in obj:
+        if required:
+            raise InputProblem(f"{path}: no schema_version; not a placebench result of a known kind")
+        return
+    v = obj["schema_version"]
+    if v not in KNOWN_SCHEMA_VERSIONS:
+        known = ", ".join(str(k) for k in sorted(KNOWN_SCHEMA_VERSIONS))
+        raise InputProblem(f"{path}: schema_version {v!r} is not one this report reads ({known}); "
+                           "use the report of the placebench version that wrote it")
+
+
+def read_json(path):
+    try:
+        with open(path, encoding="utf-8") as f:
+            return json.load(f)
+    except OSError as e:
+        raise InputProblem(f"{path}: cannot read ({e.strerror})") from None
+    except json.JSONDecodeError as e:
+        raise InputProblem(f"{path}:{e.lineno}: not valid JSON ({e.msg})") from None
+
+
+def read_trials(path, warnings):
+    """trials.jsonl: a truncated last line (a crash mid-write) is skipped with a warning, as placebench does."""
+    trials = []
+    if not os.path.exists(path):
+        return trials
+    with open(path, encoding="utf-8") as f:
+        lines = f.read().split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    for i, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            trials.append(json.loads(line))
+        except json.JSONDecodeError as e:
+            if i == len(lines):
+                warnings.append(f"{path}:{i}: truncated last line ignored (a crash while it was written)")
+            else:
+                raise InputProblem(f"{path}:{i}: not valid JSON ({e.msg}); only the last line may be truncated") from None
+    return trials
+
+
+def load_run(path):
+    run = read_json(os.path.join(path, "run.json"))
+    check_schema(os.path.join(path, "run.json"), run)
+    warnings = []
+    trials = read_trials(os.path.join(path, "trials.jsonl"), warnings)
+    summary = None
+    summary_path = os.path.join(path, "summary.json")
+    if os.path.exists(summary_path):
+        summary = read_json(summary_path)
+        check_schema(summary_path, summary)
+    else:
+        warnings.append(f"{path}: no summary.json; verdicts are missing (write it with "
+                        f"`placebench compare --write-summary {path}`)")
+    return Run(path, run, trials, summary, warnings)
+
+
+def classify(obj):
+    """The kind of a JSON result, by the fields its documentation promises; None when unknown."""
+    if not isinstance(obj, dict):
+        return None
+    classes = obj.get("classes")
+    if isinstance(classes, list) and "source" in obj and all(isinstance(c, dict) and "recommendation" in c for c in classes):
+        return "decide"
+    if "ranks" in obj and "stranded_gpu_s" in obj:
+        return "gang"
+    rows = obj.get("rows")
+    if isinstance(rows, list) and rows and isinstance(rows[0], dict):
+        if "busbw" in rows[0] or "op" in rows[0]:
+            return "collective"
+        if "gbps_median" in rows[0]:
+            return "staging"
+    if rows == [] and "backend" in obj:
+        return "collective" if "nranks" in obj else "staging"
+    if obj.get("workload") == "pipeline" and isinstance(obj.get("steps"), list):
+        return "pipeline"
+    return None
+
+
+# Kinds whose --json output carries no schema_version (docs/cli.md): read as version 1.
+UNVERSIONED_KINDS = {"staging", "pipeline"}
+
+
+def load_json_file(path, inputs, explicit=True):
+    obj = read_json(path)
+    kind = classify(obj)
+    if kind is None:
+        if explicit:
+            raise InputProblem(f"{path}: not a result this report reads (run directory, staging, pipeline, "
+                               "collective, gang or decide JSON; see docs/reports.md)")
+        inputs.warnings.append(f"{path}: skipped, not a placebench result of a known kind")
+        return
+    check_schema(path, obj, required=kind not in UNVERSIONED_KINDS)
+    getattr(inputs, kind).append(Doc(path, kind, obj))
+
+
+def scan_folder(folder, inputs, depth=0):
+    """A folder of results (e.g. what a cluster job collected): run directories and JSON results at any
+    depth up to 4; JSON files of other kinds are skipped with a warning. Returns how many were found."""
+    found = 0
+    for entry in sorted(os.listdir(folder)):
+        full = os.path.join(folder, entry)
+        if os.path.isdir(full):
+            if os.path.exists(os.path.join(full, "run.json")):
+                run = load_run(full)
+                inputs.runs.append(run)
+                inputs.warnings.extend(run.warnings)
+                found += 1
+            elif depth < 4:
+                found += scan_folder(full, inputs, depth + 1)
+        elif entry.endswith(".json") and os.path.isfile(full):
+            before = len(inputs.warnings)
+            load_json_file(full, inputs, explicit=False)
+            found += len(inputs.warnings) == before
+    return found
+
+
+def load_inputs(paths):
+    inputs = Inputs()
+    for p in paths:
+        if os.path.isdir(p):
+            if os.path.exists(os.path.join(p, "run.json")):
+                run = load_run(p)
+                inputs.runs.append(run)
+                inputs.warnings.extend(run.warnings)
+            elif not scan_folder(p, inputs):
+                raise InputProblem(f"{p}: neither a run directory (no run.json) nor a folder of results")
+        elif os.path.isfile(p):
+            load_json_file(p, inputs)
+        else:
+            raise InputProblem(f"{p}: no such file or directory")
+    if inputs.empty():
+        raise InputProblem("no results found in " + ", ".join(paths))
+    return inputs

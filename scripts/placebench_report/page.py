@@ -1,0 +1,167 @@
+"""Assembles the report: one HTML document with inline CSS and embedded images, no external resource.
+Sections appear only for the kinds of results given; each says where its numbers come from."""
+import datetime
+
+from . import context, fig_collectives, fig_decisions, fig_forest, fig_gang, fig_pipeline, fig_staging, fig_steps
+from .htmlkit import badge, ci_pct, esc, note, num, section, table
+from .plotting import time_unit
+
+CSS = """
+body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,"DejaVu Sans",sans-serif;margin:0;color:#222;background:#fafafa}
+main{max-width:1100px;margin:0 auto;padding:16px 24px 48px;background:#fff}
+h1{font-size:1.5em;margin:.4em 0}h2{border-bottom:2px solid #ddd;padding-bottom:4px;margin-top:1.6em}
+h3{margin-top:1.2em}h4{margin:1em 0 .3em}
+table{border-collapse:collapse;margin:6px 0 12px;font-size:.86em}
+th,td{border:1px solid #ddd;padding:3px 7px;text-align:left;vertical-align:top}
+th{background:#f0f0f0}table.kv td:first-child{font-weight:600;white-space:nowrap;background:#f7f7f7}
+table.kv thead{display:none}table.compact td{padding:1px 6px}
+img.fig{max-width:100%;height:auto;display:block;margin:8px 0}
+.note{color:#555;font-size:.86em;margin:4px 0}
+.badge{display:inline-block;padding:0 6px;border-radius:8px;font-size:.85em;color:#fff;background:#888}
+.badge.ok,.badge.faster{background:#1b9e77}.badge.bad,.badge.slower{background:#d95f02}
+.badge.warn,.badge.inconclusive{background:#888}.badge.equivalent{background:#1f78b4}.badge.baseline{background:#333}
+nav ul{columns:2;font-size:.9em}code{background:#f2f2f2;padding:0 3px}
+details{margin:6px 0}summary{cursor:pointer;color:#345}
+"""
+
+# Marks the page with how many images decoded, for the headless-browser test (tests/report/).
+SELF_CHECK = """<script>
+window.addEventListener("load", function () {
+  var imgs = document.images, broken = 0;
+  for (var i = 0; i < imgs.length; i++) if (!imgs[i].complete || imgs[i].naturalWidth === 0) broken++;
+  document.body.setAttribute("data-images", String(imgs.length));
+  document.body.setAttribute("data-images-broken", String(broken));
+});
+</script>"""
+
+
+def verdict_table(cls):
+    arms = cls.get("arms", [])
+    unit, div = time_unit([a.get("median") for a in arms])
+
+    def t(v):
+        return "-" if v is None else f"{v / div:.4g}"
+
+    rows = []
+    for a in arms:
+        ci = a.get("median_ci") or [None, None]
+        rows.append([a.get("arm"), a.get("n_rounds"), t(a.get("median")), f"[{t(ci[0])}, {t(ci[1])}]", t(a.get("p99")),
+                     "-" if a.get("ratio_pct") is None else f"{a['ratio_pct']:+.2f}%", ci_pct(a.get("ratio_ci_pct")),
+                     num(a.get("confidence"), 4), num(a.get("p_value"), 3), badge(a.get("verdict", "?"), a.get("verdict", "")),
+                     a.get("stop_reason") or "-", a.get("flagged_trials", 0)])
+    return table(["arm", "rounds", f"median ({unit})", f"median CI ({unit})", f"p99 ({unit})", "ratio", "ratio CI",
+                  "CI level", "p", "verdict", "stop", "flagged trials"], rows)
+
+
+def class_block(run, cls, cfg_by_name):
+    name = cls.get("name")
+    cfg = cfg_by_name.get(name, {})
+    arms_cfg = cfg.get("arms", {})
+    arm_order = [arms_cfg.get("baseline")] + list(arms_cfg.get("compare", [])) if arms_cfg else []
+    workload = (cfg.get("workload") or {}).get("type", "?")
+    head = note(f"workload {workload}, baseline {cls.get('baseline')}, statistic {cls.get('statistic')} per trial, "
+                f"margin ±{num(cls.get('margin_pct'))}%, {cls.get('rounds_done')} complete rounds, "
+                f"Holm-adjusted p {num(cls.get('holm_adjusted_p'), 3)}, stopped: {num(cls.get('stop'))}")
+    parts = [head, verdict_table(cls)]
+    img = fig_steps.distribution_figure(run.trials, name, arm_order, cls.get("statistic"))
+    if img:
+        parts.append(img)
+    if workload == "pipeline":
+        rows = fig_pipeline.split_from_trials(run.trials, name, arm_order)
+        img = fig_pipeline.pipeline_figure(rows, name)
+        if img:
+            parts.append(img)
+            if any("copy + compute" in p for _, p, _ in rows):
+                parts.append(note("The trials' summaries give the median data wait; the rest of the median step is "
+                                  "shown as copy + compute."))
+    return f'<h3 id="{esc(run.name)}-{esc(name)}">Class {esc(name)}</h3>' + "".join(parts)
+
+
+def run_section(run, idx):
+    cfg_by_name = {c.get("name"): c for c in run.config_classes()}
+    parts = ["<h3>Context</h3>", context.run_context_section(run)]
+    if run.summary is None:
+        parts.append(note("No summary.json: the distributions below are shown without ratios or verdicts."))
+    else:
+        img = fig_forest.forest_figure([run])
+        if img:
+            parts += ["<h3>Ratios against the baseline, all classes</h3>", img,
+                      note("Verdicts (docs/statistics.md): faster or slower when the CI lies beyond the margin, "
+                           "equivalent when it lies inside it, inconclusive otherwise; the CIs are Bonferroni-adjusted "
+                           "over classes and looks.")]
+    classes = run.classes() or [{"name": c.get("name"), "arms": [], "baseline": (c.get("arms") or {}).get("baseline")}
+                                for c in run.config_classes()]
+    for cls in classes:
+        parts.append(class_block(run, cls, cfg_by_name))
+    return section(f"run-{idx}", f"Run {run.name}", "".join(parts))
+
+
+def build_page(inputs, title=None):
+    title = title or ("placebench report: " + ", ".join(r.name for r in inputs.runs) if inputs.runs else "placebench report")
+    body, toc = [], []
+
+    def add(anchor, heading, html):
+        toc.append(f'<li><a href="#{esc(anchor)}">{esc(heading)}</a></li>')
+        body.append(section(anchor, heading, html))
+
+    for i, run in enumerate(inputs.runs):
+        toc.append(f'<li><a href="#run-{i}">Run {esc(run.name)}</a></li>')
+        body.append(run_section(run, i))
+    if len(inputs.runs) > 1 and any(r.summary for r in inputs.runs):
+        img = fig_forest.forest_figure([r for r in inputs.runs if r.summary])
+        if img:
+            add("forest-all", "Ratios of every run", img)
+    if inputs.pipeline:
+        rows = fig_pipeline.split_from_docs(inputs.pipeline)
+        img = fig_pipeline.pipeline_figure(rows, "pipeline files")
+        files = table(["file", "arm", "backend", "status", "throughput (samples/s)", "input bound", "bottleneck"],
+                      [[d.name, (d.data.get("config") or {}).get("arm"), d.data.get("backend"), d.data.get("status"),
+                        num((d.data.get("summary") or {}).get("throughput_samples_s")),
+                        f"{num((d.data.get('summary') or {}).get('input_bound_pct'), 3)}% "
+                        f"({(d.data.get('summary') or {}).get('input_bound_class', '?')})",
+                        ((d.data.get("summary") or {}).get("stage_rates") or {}).get("bottleneck", "-")]
+                       for d in inputs.pipeline])
+        add("pipeline", "Pipeline runs", (img or note("no steps in these files")) + files)
+    if inputs.staging:
+        img = fig_staging.staging_figure(inputs.staging)
+        srcs = note("From " + ", ".join(f"{d.name} ({d.data.get('backend')}: {d.data.get('backend_reason', '')})"
+                                        for d in inputs.staging))
+        add("staging", "Staging bandwidth", (img or note("no rows")) + srcs)
+    if inputs.collective:
+        img = fig_collectives.collectives_figure(inputs.collective)
+        wrong = sum(d.data.get("wrong_total", 0) or 0 for d in inputs.collective)
+        add("collectives", "Collectives", (img or note("no rows with busbw")) +
+            note(f"From {', '.join(d.name for d in inputs.collective)}; wrong results in total: {wrong}."))
+    if inputs.gang:
+        parts = []
+        for d in inputs.gang:
+            img = fig_gang.gang_figure(d)
+            g = d.data
+            parts.append(table(["outcome", "ranks", "group ready (s)", "first step (s)", "stranded GPU-s", "cleanup (s)",
+                                "retries", "bound (s)"],
+                               [[badge(g.get("outcome"), "ok" if g.get("outcome") == "complete" else "bad"),
+                                 g.get("nranks", len(g.get("ranks", []))), num(g.get("group_ready_s")),
+                                 num(g.get("time_to_first_step_s")), num(g.get("stranded_gpu_s")), num(g.get("cleanup_s")),
+                                 g.get("retries"), num(g.get("bound_s"))]]))
+            parts.append(img or note(f"{d.name}: no rank timelines"))
+        total = sum(d.data.get("stranded_gpu_s", 0) or 0 for d in inputs.gang)
+        parts.append(note(f"Stranded GPU-seconds over these gang runs: {total:.2f} "
+                          "(internal accounting; see placebench cost)."))
+        add("gang", "Gang runs", "".join(parts))
+    if inputs.decide:
+        add("decisions", "Decisions", "".join(fig_decisions.decisions_section(d) for d in inputs.decide))
+
+    absent = [k for k, v in (("runs", inputs.runs), ("pipeline files", inputs.pipeline), ("staging", inputs.staging),
+                             ("collectives", inputs.collective), ("gang", inputs.gang), ("decisions", inputs.decide))
+              if not v]
+    generated = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    header = (f"<h1>{esc(title)}</h1>" + note(f"Generated {generated} by scripts/report.py from "
+                                              f"{len(inputs.runs)} run(s) and "
+                                              f"{len(inputs.staging) + len(inputs.pipeline) + len(inputs.collective) + len(inputs.gang) + len(inputs.decide)} "
+                                              "result file(s).")
+              + (note("Not in these inputs: " + ", ".join(absent) + ".") if absent else "")
+              + "".join(note("warning: " + w) for w in inputs.warnings)
+              + f"<nav><ul>{''.join(toc)}</ul></nav>")
+    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+            f"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>{esc(title)}</title>"
+            f"<style>{CSS}</style></head><body><main>{header}{''.join(body)}</main>{SELF_CHECK}</body></html>\n")

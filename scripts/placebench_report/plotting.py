@@ -1,0 +1,79 @@
+"""Shared drawing helpers: the Agg backend, one colour per arm across every figure, time units, and a
+figure turned into an embedded <img> (base64 PNG, so the report needs no network and no side files)."""
+import base64
+import html
+import io
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+plt.rcParams.update({
+    "figure.dpi": 100,
+    "savefig.dpi": 100,
+    "font.size": 9,
+    "axes.titlesize": 10,
+    "axes.grid": True,
+    "grid.alpha": 0.3,
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+    "svg.fonttype": "none",
+})
+
+# Fixed colours for the five placement arms (docs/placement.md), so an arm looks the same everywhere.
+ARM_COLOURS = {
+    "local": "#1b9e77",
+    "remote": "#d95f02",
+    "unpinned": "#7570b3",
+    "cpu-local-mem-remote": "#e7298a",
+    "cpu-remote-mem-local": "#66a61e",
+}
+_EXTRA = ["#e6ab02", "#a6761d", "#666666", "#1f78b4", "#b15928"]
+
+VERDICT_COLOURS = {
+    "faster": "#1b9e77",
+    "slower": "#d95f02",
+    "equivalent": "#1f78b4",
+    "inconclusive": "#888888",
+    "baseline": "#333333",
+}
+
+
+def arm_colour(arm):
+    if arm in ARM_COLOURS:
+        return ARM_COLOURS[arm]
+    return _EXTRA[sum(map(ord, str(arm))) % len(_EXTRA)]
+
+
+def time_unit(values_ns):
+    """A readable unit for times given in ns: (name, divisor)."""
+    vals = [v for v in values_ns if v is not None]
+    top = max(vals) if vals else 0
+    for name, div in (("s", 1e9), ("ms", 1e6), ("us", 1e3)):
+        if top >= div:
+            return name, div
+    return "ns", 1.0
+
+
+def human_bytes(n):
+    n = float(n)
+    for unit in ("B", "KiB", "MiB", "GiB", "TiB"):
+        if n < 1024 or unit == "TiB":
+            return f"{n:.0f} {unit}" if n == int(n) else f"{n:.1f} {unit}"
+        n /= 1024
+    return f"{n} B"
+
+
+def figure(width=7.5, height=3.2, ncols=1, nrows=1, **kw):
+    return plt.subplots(nrows, ncols, figsize=(width, height), **kw)
+
+
+def to_img(fig, alt):
+    """The figure as an <img> with a base64 PNG; closes the figure."""
+    buf = io.BytesIO()
+    fig.tight_layout()
+    fig.savefig(buf, format="png")
+    plt.close(fig)
+    data = base64.b64encode(buf.getvalue()).decode("ascii")
+    return f'<img class="fig" alt="{html.escape(alt)}" src="data:image/png;base64,{data}">'
