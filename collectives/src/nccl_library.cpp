@@ -4,6 +4,12 @@
 
 #include <dlfcn.h>
 
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+
+#include "nccl_api.h"
+
 #include <cstdio>
 #include <cstdlib>
 #if PLACEBENCH_HAVE_NCCL
@@ -24,6 +30,8 @@ std::string format_nccl_version(int version) {
 }
 
 namespace {
+
+void* g_handle = nullptr;  // the loaded library, for nccl_api()
 
 NcclAvailability load() {
   NcclAvailability a;
@@ -46,6 +54,7 @@ NcclAvailability load() {
   }
   a.loaded = true;
   a.detail = path;
+  g_handle = handle;
 #else
   a.detail = "NCCL backend not built (configure with PLACEBENCH_ENABLE_NCCL=ON)";
 #endif
@@ -60,3 +69,55 @@ const NcclAvailability& nccl_availability() {
 }
 
 }  // namespace placebench::collectives
+
+#if PLACEBENCH_HAVE_NCCL
+namespace placebench::collectives::detail {
+namespace {
+
+NcclApi resolve() {
+  const NcclAvailability& a = nccl_availability();
+  if (!a.loaded) throw std::runtime_error("NCCL backend: " + a.detail);
+  NcclApi api;
+  std::string missing;
+  auto sym = [&](auto& fn, const char* name) {
+    fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(dlsym(g_handle, name));
+    if (!fn) missing += std::string(missing.empty() ? "" : ", ") + name;
+  };
+#define PB_NCCL_SYM(name) sym(api.name, #name);
+  PB_NCCL_SYM(ncclGetErrorString)
+  PB_NCCL_SYM(ncclGetUniqueId)
+  PB_NCCL_SYM(ncclCommInitRankConfig)
+  PB_NCCL_SYM(ncclCommGetAsyncError)
+  PB_NCCL_SYM(ncclCommAbort)
+  PB_NCCL_SYM(ncclCommFinalize)
+  PB_NCCL_SYM(ncclCommDestroy)
+  PB_NCCL_SYM(ncclAllReduce)
+  PB_NCCL_SYM(ncclAllGather)
+  PB_NCCL_SYM(ncclReduceScatter)
+  PB_NCCL_SYM(ncclBroadcast)
+  PB_NCCL_SYM(ncclReduce)
+  PB_NCCL_SYM(ncclSend)
+  PB_NCCL_SYM(ncclRecv)
+  PB_NCCL_SYM(ncclGroupStart)
+  PB_NCCL_SYM(ncclGroupEnd)
+#undef PB_NCCL_SYM
+  if (!missing.empty())
+    throw std::runtime_error("NCCL backend: " + a.detail + " lacks " + missing + " (NCCL 2.14 or newer is needed)");
+  return api;
+}
+
+}  // namespace
+
+const NcclApi& nccl_api() {
+  static const NcclApi api = resolve();
+  return api;
+}
+
+void nccl_check(ncclResult_t rc, const char* what, const char* file, int line, bool allow_in_progress) {
+  if (rc == ncclSuccess || (allow_in_progress && rc == ncclInProgress)) return;
+  const char* msg = nccl_api().ncclGetErrorString ? nccl_api().ncclGetErrorString(rc) : "unknown";
+  throw std::runtime_error(std::string(what) + " failed: " + msg + " (" + file + ":" + std::to_string(line) + ")");
+}
+
+}  // namespace placebench::collectives::detail
+#endif

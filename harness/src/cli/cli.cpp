@@ -32,6 +32,8 @@ int run_cli(int argc, char** argv) {
   add_check_command(app, action);
   add_report_command(app, action);
   add_pipeline_command(app, action);
+  add_collective_command(app, action);
+  add_gang_command(app, action);
   add_decide_command(app, action);
   add_cost_command(app, action);
   add_feasible_command(app, action);

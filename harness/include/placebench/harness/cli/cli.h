@@ -21,6 +21,8 @@ void add_stats_command(CLI::App& app, CommandAction& action);
 void add_check_command(CLI::App& app, CommandAction& action);
 void add_report_command(CLI::App& app, CommandAction& action);
 void add_pipeline_command(CLI::App& app, CommandAction& action);
+void add_collective_command(CLI::App& app, CommandAction& action);
+void add_gang_command(CLI::App& app, CommandAction& action);
 void add_decide_command(CLI::App& app, CommandAction& action);
 void add_cost_command(CLI::App& app, CommandAction& action);
 void add_feasible_command(CLI::App& app, CommandAction& action);

@@ -1,0 +1,65 @@
+// The collectives benchmark of one rank: for every collective, type, in-place mode and size, a warm-up,
+// a checked call with exactly predictable inputs, a pipelined timing (many calls, one sync: nccl-tests'
+// number) and per-iteration timings (barrier, one call, sync), reduced over ranks. Plain data in and
+// out: the harness decides placement and printing.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "placebench/collectives/collective.h"
+#include "placebench/collectives/datatype.h"
+#include "placebench/collectives/mpi_session.h"
+
+namespace placebench::collectives {
+
+struct CollectiveBenchConfig {
+  Backend backend = Backend::kMpi;
+  std::vector<Collective> ops{Collective::kAllReduce};
+  std::vector<DataType> types{DataType::kFloat32};
+  ReduceOp redop = ReduceOp::kSum;
+  int root = 0;
+  std::vector<std::uint64_t> sizes;  // bytes requested (rounded per collective as nccl-tests does)
+  int warmup_iters = 5;
+  int iters = 20;                    // timed calls, for the pipelined and the per-iteration timings each
+  std::vector<bool> in_place_modes{false, true};
+  bool check = true;
+  int gpu = -1;                      // NCCL: this rank's CUDA device
+  int corrupt_rank = -1;             // test hook: this rank flips one output element before the check
+};
+
+struct CollectiveRow {
+  Collective op = Collective::kAllReduce;
+  DataType type = DataType::kFloat32;
+  ReduceOp redop = ReduceOp::kSum;
+  int root = -1;                     // -1 for collectives without a root (nccl-tests' convention)
+  bool in_place = false;
+  std::uint64_t size = 0;            // bytes of the larger per-rank buffer
+  std::uint64_t count = 0;           // its elements
+  std::string unsupported;           // non-empty: not run, and why
+  // Filled on rank 0 (others hold their own values only).
+  double time_us = 0;                // pipelined: mean over ranks of (elapsed / iters)
+  double algbw_gbps = 0, busbw_gbps = 0;
+  double iter_p50_us = 0, iter_p95_us = 0, iter_p99_us = 0, iter_max_us = 0;  // per iteration, slowest rank
+  std::int64_t wrong = -1;           // wrong elements summed over ranks; -1: not checked
+};
+
+struct CollectiveBenchResult {
+  Backend backend = Backend::kMpi;
+  int nranks = 1;
+  std::vector<CollectiveRow> rows;
+  std::int64_t wrong_total = 0;
+};
+
+// Host bytes the benchmark needs on each rank (MPI: the send and receive buffers live there; NCCL:
+// inputs and outputs are staged through it).
+std::size_t bench_host_bytes(const CollectiveBenchConfig& config, int nranks);
+
+// Collective over all ranks of the session: every rank must call it with the same config.
+// host_memory (at least bench_host_bytes) is the rank's placed memory. Throws std::runtime_error on a
+// failed MPI/NCCL/CUDA call (the caller must then abort the job: other ranks may be inside a collective).
+CollectiveBenchResult run_collective_bench(MpiSession& session, const CollectiveBenchConfig& config,
+                                           void* host_memory, std::size_t host_bytes);
+
+}  // namespace placebench::collectives

@@ -1,0 +1,112 @@
+// The gang rendezvous: N ranks must all join before useful work starts. Attempts run in windows of one
+// schedule on one clock (rank 0's; see clock_sync.h): attempt a is open from S_a = T0 + a(D + B) to
+// E_a = S_a + D (D = deadline, B = backoff). A rank becomes ready (acquires its resources) at the
+// start of the first window it can reach, joins that attempt, and polls the rendezvous until E_a plus
+// a short grace; on timeout it abandons the attempt (NCCL: ncclCommAbort), frees its resources and
+// retries in the next window. Nothing waits without a deadline. `late` ranks become ready only after
+// the delay; `missing` ranks never join (they wake after the schedule only to let the job end cleanly).
+#pragma once
+#include <cstddef>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "placebench/collectives/collective.h"
+#include "placebench/collectives/mpi_session.h"
+
+namespace placebench::collectives {
+
+struct GangConfig {
+  Backend backend = Backend::kMpi;
+  std::vector<int> late_ranks;
+  double late_delay_s = 0;
+  std::vector<int> missing_ranks;
+  double deadline_s = 10;
+  int retries = 0;
+  double backoff_s = 1;
+  int gpus_per_rank = 1;
+  int steps = 10;
+  std::size_t step_bytes = 1 << 20;  // each step is an allreduce of this many bytes (float sum)
+  int gpu = -1;                      // NCCL: this rank's first GPU (it holds gpu .. gpu + gpus_per_rank - 1)
+  double grace_s = 0.25;             // after E_a, for a rendezvous whose last member arrived before E_a
+};
+
+// Times in seconds since the earliest process start of the job (the zero of every timeline).
+struct GangAttempt {
+  int attempt = 0;
+  std::optional<double> ready_s;       // resources acquired (buffers allocated, device context)
+  std::optional<double> joined_s;      // rendezvous complete (communicator initialised)
+  std::optional<double> first_step_s;  // first useful step done
+  std::optional<double> released_s;    // resources freed
+};
+
+struct GangRank {
+  int rank = 0;
+  std::string host;
+  bool late = false, missing = false;
+  bool reported = false;               // the reporter received this rank's timeline
+  double process_start_s = 0;
+  double clock_offset_s = 0, clock_rtt_s = 0;
+  std::vector<GangAttempt> attempts;   // only the attempts the rank took part in
+};
+
+struct GangResult {
+  std::string outcome;                 // "complete" or "failed_deadline"
+  int reporter = 0;                    // the rank that holds the full result
+  double schedule_start_s = 0;         // T0
+  std::optional<int> completed_attempt;
+  std::optional<double> group_ready_s;         // all ranks joined (latest joined_s of the completed attempt)
+  std::optional<double> time_to_first_step_s;  // latest first_step_s of the completed attempt
+  double stranded_gpu_s = 0;           // sum over ranks and attempts of G x (group ready or release - own ready)
+  double cleanup_s = 0;                // max over ranks and failed attempts of (release - E_a)
+  int retries = 0;                     // attempts after the first that were used
+  double bound_s = 0;                  // deadline x (K + 1) + K x backoff (+ late delay beyond the schedule)
+  std::vector<GangRank> ranks;
+};
+
+// The rank that reports: rank 0, or the lowest rank not in missing_ranks.
+int gang_reporter(const GangConfig& config, int nranks);
+
+namespace detail {
+class GangTransport;
+}
+
+// One rank's part of the gang. Every rank constructs it (collective: clock sync, communicators, the
+// schedule), then calls run(), then — after the reporter has written the results — drain().
+class Gang {
+ public:
+  // process_start_local_s: steady_now_s() when this process started.
+  Gang(MpiSession& session, const GangConfig& config, double process_start_local_s);
+  ~Gang();
+  Gang(const Gang&) = delete;
+  Gang& operator=(const Gang&) = delete;
+
+  // The attempts, then the timelines sent to the reporter (which waits for them until the schedule's
+  // end plus a margin). The full result on the reporter; others get their own rank only.
+  GangResult run();
+
+  // Lets every outstanding request complete so that MPI can finalize: missing ranks wake here, after
+  // the reporter's deadline, and post what they never joined. False when that did not happen within a
+  // few seconds: the caller must then abort the job (results are already written).
+  bool drain();
+
+ private:
+  double now_global() const;
+  void sleep_until_global(double t) const;
+  GangRank run_attempts();
+  GangResult collect(const GangRank& mine);
+
+  MpiSession& session_;
+  GangConfig config_;
+  double process_start_global_ = 0, offset_ = 0, rtt_ = 0;
+  double t0_ = 0;          // schedule start (global clock)
+  double report_by_ = 0;   // the reporter stops waiting for timelines then
+  std::vector<double> starts_;  // every rank's process start (global), gathered at setup
+  std::vector<std::string> hosts_;
+  std::unique_ptr<detail::GangTransport> transport_;
+  std::vector<void*> pending_;  // outstanding MPI requests (owned, MPI_Request*)
+  std::vector<double> report_wire_;  // this rank's timeline while it is being sent
+};
+
+}  // namespace placebench::collectives

@@ -1,0 +1,63 @@
+// One MPI process's view of the job: initialisation, rank, local rank, host, and the few collective
+// helpers the drivers need (status agreement, gathers). No MPI header leaks out of collectives; in
+// builds without MPI every constructor throws MpiNotBuilt.
+#pragma once
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace placebench::collectives {
+
+struct MpiNotBuilt : std::runtime_error {
+  MpiNotBuilt() : std::runtime_error("the MPI backend is not built into this binary (configure with PLACEBENCH_ENABLE_MPI=ON)") {}
+};
+
+bool mpi_built();
+
+// The rank the launcher gave this process (OMPI_COMM_WORLD_RANK, PMIX_RANK, PMI_RANK, SLURM_PROCID),
+// readable before MPI_Init; 0 when not launched by MPI.
+int launcher_rank();
+
+class MpiSession {
+ public:
+  // MPI_Init_thread(FUNNELED) unless MPI is already initialised. A singleton (no mpirun) is one rank.
+  MpiSession();
+  // MPI_Finalize, unless finalize() ran or the process aborts.
+  ~MpiSession();
+  MpiSession(const MpiSession&) = delete;
+  MpiSession& operator=(const MpiSession&) = delete;
+
+  int rank() const { return rank_; }
+  int size() const { return size_; }
+  int local_rank() const { return local_rank_; }  // rank among the processes of this host
+  int local_size() const { return local_size_; }
+  const std::string& host() const { return host_; }
+
+  void barrier();
+  // Every rank passes its status; all get the largest (so all ranks agree to stop together).
+  int agree_max(int status);
+  double sum(double value);
+  double max(double value);
+  // Rank `root` gets every rank's string (index = rank); others get an empty vector.
+  std::vector<std::string> gather_strings(const std::string& mine, int root);
+  // Rank `root` gets every rank's values concatenated (all ranks pass the same length).
+  std::vector<double> gather_doubles(const std::vector<double>& mine, int root);
+  // Broadcast of a double from root.
+  double broadcast(double value, int root);
+
+  // Ends MPI now (MPI_Finalize); the destructor then does nothing.
+  void finalize();
+  // MPI_Abort(MPI_COMM_WORLD, code): the launcher kills every rank.
+  [[noreturn]] void abort(int code);
+
+  // The MPI_Comm of the world, as an opaque pointer to an MPI_Comm (for collectives' own sources).
+  void* world_handle() const;
+
+ private:
+  int rank_ = 0, size_ = 1, local_rank_ = 0, local_size_ = 1;
+  std::string host_;
+  bool finalized_ = false;
+  bool owns_ = false;
+};
+
+}  // namespace placebench::collectives

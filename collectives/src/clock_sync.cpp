@@ -1,0 +1,50 @@
+// Clock offsets to rank 0 by ping-pong (see clock_sync.h). Ranks are measured one after another so
+// that rank 0 answers each promptly.
+#include "placebench/collectives/clock_sync.h"
+
+#include <chrono>
+#include <limits>
+#if PLACEBENCH_HAVE_MPI
+#include <mpi.h>
+
+#include "ops/op_common.h"
+#endif
+
+namespace placebench::collectives {
+
+double steady_now_s() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+ClockSync sync_clock_to_rank0(MpiSession& session, int rounds) {
+  ClockSync out;
+#if PLACEBENCH_HAVE_MPI
+  constexpr int kTag = 31001;
+  MPI_Comm world = MPI_COMM_WORLD;
+  for (int r = 1; r < session.size(); ++r) {
+    for (int i = 0; i < rounds; ++i) {
+      if (session.rank() == 0) {
+        double ping = 0;
+        PB_MPI_CALL(MPI_Recv(&ping, 1, MPI_DOUBLE, r, kTag, world, MPI_STATUS_IGNORE));
+        double t0 = steady_now_s();
+        PB_MPI_CALL(MPI_Send(&t0, 1, MPI_DOUBLE, r, kTag, world));
+      } else if (session.rank() == r) {
+        double t1 = steady_now_s(), t0 = 0;
+        PB_MPI_CALL(MPI_Send(&t1, 1, MPI_DOUBLE, 0, kTag, world));
+        PB_MPI_CALL(MPI_Recv(&t0, 1, MPI_DOUBLE, 0, kTag, world, MPI_STATUS_IGNORE));
+        double t2 = steady_now_s();
+        if (i == 0 || t2 - t1 < out.rtt_s) {
+          out.rtt_s = t2 - t1;
+          out.offset_s = t0 - (t1 + t2) / 2;
+        }
+      }
+    }
+  }
+#else
+  (void)session;
+  (void)rounds;
+#endif
+  return out;
+}
+
+}  // namespace placebench::collectives

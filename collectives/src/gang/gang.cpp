@@ -1,0 +1,294 @@
+// The gang schedule, timelines and summary (see gang.h). Every wait here is a poll against a deadline
+// on the common clock: the rendezvous until E_a + grace, each step until joined + D, the reporter's
+// collection until report_by_, the drain a few seconds after that.
+#include "placebench/collectives/gang.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <thread>
+
+#include "placebench/collectives/clock_sync.h"
+#include "transport.h"
+#if PLACEBENCH_HAVE_MPI
+#include <mpi.h>
+
+#include "../ops/op_common.h"
+#endif
+
+namespace placebench::collectives {
+
+namespace {
+
+constexpr double kNone = std::numeric_limits<double>::quiet_NaN();
+constexpr int kReportTag = 31002;
+constexpr double kPollSleepS = 200e-6;
+constexpr double kDrainS = 4.0;        // after report_by_ + the missing ranks' wake-up
+constexpr double kMissingWakeS = 0.5;  // missing ranks wake this long after report_by_
+
+bool contains(const std::vector<int>& v, int x) { return std::find(v.begin(), v.end(), x) != v.end(); }
+
+// Timeline wire format: rank, start, then per attempt (ready, joined, first_step, released), NaN = none.
+constexpr std::size_t kFieldsPerAttempt = 4;
+
+std::vector<double> encode(const GangRank& r, int attempts) {
+  std::vector<double> v(2 + kFieldsPerAttempt * static_cast<std::size_t>(attempts), kNone);
+  v[0] = r.rank;
+  v[1] = r.process_start_s;
+  for (const GangAttempt& a : r.attempts) {
+    double* p = &v[2 + kFieldsPerAttempt * static_cast<std::size_t>(a.attempt)];
+    p[0] = a.ready_s.value_or(kNone);
+    p[1] = a.joined_s.value_or(kNone);
+    p[2] = a.first_step_s.value_or(kNone);
+    p[3] = a.released_s.value_or(kNone);
+  }
+  return v;
+}
+
+std::optional<double> opt(double x) { return std::isnan(x) ? std::nullopt : std::optional<double>(x); }
+
+GangRank decode(const std::vector<double>& v, int attempts) {
+  GangRank r;
+  r.rank = static_cast<int>(v[0]);
+  r.process_start_s = v[1];
+  for (int a = 0; a < attempts; ++a) {
+    const double* p = &v[2 + kFieldsPerAttempt * static_cast<std::size_t>(a)];
+    if (std::isnan(p[0])) continue;
+    r.attempts.push_back({a, opt(p[0]), opt(p[1]), opt(p[2]), opt(p[3])});
+  }
+  return r;
+}
+
+}  // namespace
+
+int gang_reporter(const GangConfig& config, int nranks) {
+  for (int r = 0; r < nranks; ++r)
+    if (!contains(config.missing_ranks, r)) return r;
+  return 0;
+}
+
+Gang::Gang(MpiSession& session, const GangConfig& config, double process_start_local_s)
+    : session_(session), config_(config) {
+  ClockSync sync = sync_clock_to_rank0(session);
+  offset_ = sync.offset_s;
+  rtt_ = sync.rtt_s;
+  process_start_global_ = process_start_local_s + offset_;
+  int reporter = gang_reporter(config, session.size());
+  starts_ = session.gather_doubles({process_start_global_, offset_, rtt_}, reporter);
+  hosts_ = session.gather_strings(session.host(), reporter);
+  transport_ = config.backend == Backend::kMpi ? detail::make_mpi_gang_transport(session, config)
+                                               : detail::make_nccl_gang_transport(session, config);
+  // The schedule starts shortly after setup, the same instant for every rank.
+  t0_ = session.broadcast(steady_now_s() + offset_ + 0.2, 0);
+  double schedule_end = t0_ + config.retries * (config.deadline_s + config.backoff_s) + config.deadline_s + config.grace_s;
+  double late_end = config.late_ranks.empty() ? 0 : t0_ + config.late_delay_s + config.grace_s;
+  report_by_ = std::max(schedule_end, late_end) + 0.5;
+}
+
+Gang::~Gang() = default;
+
+double Gang::now_global() const { return steady_now_s() + offset_; }
+
+void Gang::sleep_until_global(double t) const {
+  double left = t - now_global();
+  if (left > 0) std::this_thread::sleep_for(std::chrono::duration<double>(left));
+}
+
+GangRank Gang::run_attempts() {
+  GangRank me;
+  me.rank = session_.rank();
+  me.process_start_s = process_start_global_;
+  if (contains(config_.missing_ranks, me.rank)) return me;
+  bool late = contains(config_.late_ranks, me.rank);
+  double ready_at = t0_ + (late ? config_.late_delay_s : 0);
+  auto poll_until = [&](double deadline, auto&& done) {
+    while (!done()) {
+      if (now_global() >= deadline) return false;
+      std::this_thread::sleep_for(std::chrono::duration<double>(kPollSleepS));
+    }
+    return true;
+  };
+  for (int a = 0; a <= config_.retries; ++a) {
+    double start = t0_ + a * (config_.deadline_s + config_.backoff_s), end = start + config_.deadline_s;
+    sleep_until_global(std::max(ready_at, start));
+    if (now_global() >= end) continue;  // this window closed before the rank could reach it
+    GangAttempt at;
+    at.attempt = a;
+    transport_->acquire();
+    at.ready_s = now_global();
+    transport_->begin_join(a);
+    bool joined = poll_until(end + config_.grace_s, [&] { return transport_->poll_join(); });
+    if (joined) {
+      at.joined_s = now_global();
+      double step_deadline = *at.joined_s + config_.deadline_s;
+      for (int s = 0; s < config_.steps && joined; ++s) {
+        transport_->begin_step();
+        joined = poll_until(step_deadline, [&] { return transport_->poll_step(); });
+        if (joined && s == 0) at.first_step_s = now_global();
+      }
+    }
+    if (!joined) transport_->abandon();
+    transport_->release();
+    at.released_s = now_global();
+    me.attempts.push_back(at);
+    if (joined) break;
+  }
+  return me;
+}
+
+GangResult Gang::run() {
+  GangRank mine = run_attempts();
+  return collect(mine);
+}
+
+GangResult Gang::collect(const GangRank& mine) {
+  int n = session_.size(), attempts = config_.retries + 1;
+  int reporter = gang_reporter(config_, n);
+  std::vector<GangRank> ranks;
+  std::vector<double> wire = encode(mine, attempts);
+#if PLACEBENCH_HAVE_MPI
+  if (session_.rank() != reporter) {
+    if (!contains(config_.missing_ranks, session_.rank())) {
+      auto* req = new MPI_Request;
+      report_wire_ = wire;  // must outlive the send
+      PB_MPI_CALL(MPI_Isend(report_wire_.data(), static_cast<int>(wire.size()), MPI_DOUBLE, reporter, kReportTag, MPI_COMM_WORLD, req));
+      pending_.push_back(req);
+    }
+    ranks.push_back(mine);
+  } else {
+    std::vector<std::vector<double>> in(static_cast<std::size_t>(n), std::vector<double>(wire.size()));
+    std::vector<MPI_Request> reqs(static_cast<std::size_t>(n), MPI_REQUEST_NULL);
+    for (int r = 0; r < n; ++r)
+      if (r != reporter)
+        PB_MPI_CALL(MPI_Irecv(in[static_cast<std::size_t>(r)].data(), static_cast<int>(wire.size()), MPI_DOUBLE, r, kReportTag,
+                              MPI_COMM_WORLD, &reqs[static_cast<std::size_t>(r)]));
+    in[static_cast<std::size_t>(reporter)] = wire;
+    std::vector<bool> got(static_cast<std::size_t>(n), false);
+    got[static_cast<std::size_t>(reporter)] = true;
+    while (true) {
+      bool all = true;
+      for (int r = 0; r < n; ++r) {
+        auto i = static_cast<std::size_t>(r);
+        if (got[i]) continue;
+        int done = 0;
+        PB_MPI_CALL(MPI_Test(&reqs[i], &done, MPI_STATUS_IGNORE));
+        got[i] = done != 0;
+        all = all && got[i];
+      }
+      if (all || now_global() >= report_by_) break;
+      std::this_thread::sleep_for(std::chrono::duration<double>(1e-3));
+    }
+    for (int r = 0; r < n; ++r) {
+      auto i = static_cast<std::size_t>(r);
+      if (!got[i]) {  // never reported: cancel the receive (allowed for receives), record it as silent
+        MPI_Cancel(&reqs[i]);
+        MPI_Wait(&reqs[i], MPI_STATUS_IGNORE);
+        GangRank silent;
+        silent.rank = r;
+        ranks.push_back(silent);
+        continue;
+      }
+      GangRank g = decode(in[i], attempts);
+      g.reported = true;
+      ranks.push_back(g);
+    }
+  }
+#else
+  ranks.push_back(mine);
+#endif
+  GangResult res;
+  res.reporter = reporter;
+  res.outcome = "failed_deadline";
+  if (session_.rank() != reporter) {
+    res.ranks = ranks;
+    return res;
+  }
+  // Rebase every time on the earliest process start; fill identities from setup.
+  double zero = std::numeric_limits<double>::infinity();
+  for (int r = 0; r < n; ++r) zero = std::min(zero, starts_[3 * static_cast<std::size_t>(r)]);
+  auto rebase = [&](std::optional<double>& t) {
+    if (t) *t -= zero;
+  };
+  for (GangRank& g : ranks) {
+    auto i = static_cast<std::size_t>(g.rank);
+    g.process_start_s = starts_[3 * i] - zero;
+    g.clock_offset_s = starts_[3 * i + 1];
+    g.clock_rtt_s = starts_[3 * i + 2];
+    g.host = hosts_[i];
+    g.late = contains(config_.late_ranks, g.rank);
+    g.missing = contains(config_.missing_ranks, g.rank);
+    for (GangAttempt& a : g.attempts) {
+      rebase(a.ready_s);
+      rebase(a.joined_s);
+      rebase(a.first_step_s);
+      rebase(a.released_s);
+    }
+  }
+  res.schedule_start_s = t0_ - zero;
+  res.bound_s = (config_.retries + 1) * config_.deadline_s + config_.retries * config_.backoff_s;
+  res.ranks = ranks;
+  // Complete: every rank reported, and all joined and stepped in the same attempt.
+  for (int a = 0; a <= config_.retries && !res.completed_attempt; ++a) {
+    bool all = true;
+    double ready = 0, first = 0;
+    for (const GangRank& g : ranks) {
+      auto it = std::find_if(g.attempts.begin(), g.attempts.end(), [&](const GangAttempt& x) { return x.attempt == a; });
+      if (it == g.attempts.end() || !it->joined_s || !it->first_step_s) {
+        all = false;
+        break;
+      }
+      ready = std::max(ready, *it->joined_s);
+      first = std::max(first, *it->first_step_s);
+    }
+    if (all && !ranks.empty()) {
+      res.completed_attempt = a;
+      res.group_ready_s = ready;
+      res.time_to_first_step_s = first;
+      res.outcome = "complete";
+    }
+  }
+  for (const GangRank& g : ranks)
+    for (const GangAttempt& a : g.attempts) {
+      res.retries = std::max(res.retries, a.attempt);
+      if (!a.ready_s) continue;
+      bool in_group = res.completed_attempt && a.attempt == *res.completed_attempt;
+      double until = in_group ? *res.group_ready_s : a.released_s.value_or(*a.ready_s);
+      res.stranded_gpu_s += config_.gpus_per_rank * std::max(0.0, until - *a.ready_s);
+      if (!in_group && a.released_s) {
+        double deadline = res.schedule_start_s + a.attempt * (config_.deadline_s + config_.backoff_s) + config_.deadline_s;
+        res.cleanup_s = std::max(res.cleanup_s, *a.released_s - deadline);
+      }
+    }
+  return res;
+}
+
+bool Gang::drain() {
+  bool missing = contains(config_.missing_ranks, session_.rank());
+  if (missing) sleep_until_global(report_by_ + kMissingWakeS);
+  transport_->post_catch_up();
+  double deadline = report_by_ + kMissingWakeS + kDrainS;
+  bool done = false;
+  while (now_global() < deadline) {
+    done = transport_->poll_drained();
+#if PLACEBENCH_HAVE_MPI
+    for (void*& p : pending_) {
+      if (!p) continue;
+      auto* req = static_cast<MPI_Request*>(p);
+      int flag = 0;
+      MPI_Test(req, &flag, MPI_STATUS_IGNORE);
+      if (flag) {
+        delete req;
+        p = nullptr;
+      } else {
+        done = false;
+      }
+    }
+#endif
+    if (done) return true;
+    std::this_thread::sleep_for(std::chrono::duration<double>(1e-3));
+  }
+  return false;
+}
+
+}  // namespace placebench::collectives

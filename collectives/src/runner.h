@@ -1,0 +1,32 @@
+// Internal: what the benchmark needs from a backend — the call, a sync, and buffers it can run on.
+#pragma once
+#include <cstddef>
+#include <memory>
+
+#include "ops/op.h"
+#include "placebench/collectives/mpi_session.h"
+
+namespace placebench::collectives::detail {
+
+class Runner {
+ public:
+  virtual ~Runner() = default;
+  virtual Backend backend() const = 0;
+  // The backend's send and receive buffers, each at least the bytes given to make_*_runner.
+  virtual void* send_buffer() = 0;
+  virtual void* recv_buffer() = 0;
+  // Copies between host memory and a backend buffer (memcpy for MPI; the same pointer is a no-op).
+  virtual void upload(void* dst, const void* host, std::size_t bytes) = 0;
+  virtual void download(void* host, const void* src, std::size_t bytes) = 0;
+  // Issues one call (NCCL: enqueues it on the stream).
+  virtual void run(const CollectiveOp& op, OpCall call) = 0;
+  // Returns when every issued call is complete on this rank.
+  virtual void wait() = 0;
+};
+
+// MPI: buffers are slices of the placed host memory.
+std::unique_ptr<Runner> make_mpi_runner(MpiSession& session, void* host, std::size_t buffer_bytes);
+// NCCL: device buffers on `gpu`, a communicator over all ranks (unique id broadcast over MPI).
+std::unique_ptr<Runner> make_nccl_runner(MpiSession& session, int gpu, std::size_t buffer_bytes);
+
+}  // namespace placebench::collectives::detail

@@ -1,0 +1,29 @@
+// Running a subcommand on every rank of an MPI job: only rank 0 speaks; bad input is found before MPI
+// starts (every rank parses the same arguments, so all exit 2 together); setup errors are agreed on by
+// all ranks before any collective work; a failure after that aborts the job rather than leave ranks
+// waiting in a collective.
+#pragma once
+#include <functional>
+#include <string>
+
+#include "placebench/collectives/mpi_session.h"
+
+namespace placebench::harness {
+
+// For CLI11's preparse callback: ranks other than 0 (by the launcher's environment) stop writing to
+// stderr, so a bad option is reported once. restore_stderr() undoes it once parsing succeeded.
+void quiet_stderr_unless_rank0();
+void restore_stderr();
+
+// Runs action on this rank, maps InputError to 2 and other exceptions to 1, prints the message (rank 0
+// only when quiet_on_other_ranks), and returns the status. For work done before MPI starts.
+int run_local(const std::function<int()>& action, bool quiet_on_other_ranks = true);
+
+// Runs setup on every rank, then all ranks agree on the worst status (0 ok, 1 failed, 2 bad input);
+// rank 0 prints the message of the lowest failing rank. Returns the agreed status.
+int run_setup_agreed(collectives::MpiSession& session, const std::function<void()>& setup);
+
+// Prints "placebench: error: <what> (rank R)" and aborts the MPI job with status 1.
+[[noreturn]] void abort_job(collectives::MpiSession& session, const std::string& what);
+
+}  // namespace placebench::harness

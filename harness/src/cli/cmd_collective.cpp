@@ -1,0 +1,182 @@
+// `placebench collective`: collectives (MPI or NCCL) under a placement arm, one rank per device, run
+// under mpirun. Options are checked on every rank before MPI starts; rank 0 alone prints.
+#include <cstdlib>
+#include <iostream>
+#include <memory>
+
+#include "placebench/collectives/bench.h"
+#include "placebench/collectives/nccl_library.h"
+#include "placebench/harness/cli/cli.h"
+#include "placebench/harness/cli/options.h"
+#include "placebench/harness/collectives_driver/collective_report.h"
+#include "placebench/harness/collectives_driver/mpi_command.h"
+#include "placebench/harness/collectives_driver/rank_placement.h"
+#include "placebench/harness/errors.h"
+#include "placebench/harness/units.h"
+#include "placebench/kernels/device_runtime.h"
+
+namespace placebench::harness {
+namespace {
+
+namespace coll = placebench::collectives;
+
+struct CollectiveOptions {
+  PlanRequest placement;
+  std::string backend = "auto", ops = "allreduce", types = "float32", redop = "sum", sizes = "8:1M:x4", mode = "both",
+              arm = "local";
+  int root = 0, iters = 20, warmup = 5;
+  bool no_check = false, json = false;
+};
+
+template <class T>
+std::vector<T> parse_list(const std::string& text, const std::string& option, const std::vector<T>& all,
+                          std::optional<T> (*parse)(const std::string&), const std::string& accepted) {
+  if (text == "all") return all;
+  std::vector<T> out;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    std::size_t comma = text.find(',', start);
+    std::string item = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    auto v = parse(item);
+    if (!v) throw InputError(option + ": unknown '" + item + "'; accepted: " + accepted + ", or all");
+    out.push_back(*v);
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return out;
+}
+
+// Everything that can be checked without MPI (identical on every rank).
+coll::CollectiveBenchConfig parse_config(const CollectiveOptions& opt) {
+  coll::CollectiveBenchConfig cfg;
+  cfg.ops = parse_list<coll::Collective>(opt.ops, "--ops", coll::all_collectives(), coll::parse_collective,
+                                         "allreduce, allgather, reducescatter, broadcast, reduce, alltoall, sendrecv");
+  cfg.types = parse_list<coll::DataType>(opt.types, "--types", coll::all_types(), coll::parse_type,
+                                         "int8, int32, float16 (half), bfloat16, float32 (float), float64 (double)");
+  cfg.redop = *coll::parse_redop(opt.redop);
+  cfg.sizes = parse_size_sweep(opt.sizes, "--sizes");
+  cfg.iters = opt.iters;
+  cfg.warmup_iters = opt.warmup;
+  cfg.root = opt.root;
+  cfg.check = !opt.no_check;
+  cfg.in_place_modes = opt.mode == "both" ? std::vector<bool>{false, true} : std::vector<bool>{opt.mode == "in-place"};
+  if (const char* c = std::getenv("PLACEBENCH_CORRUPT_RANK")) cfg.corrupt_rank = std::atoi(c);  // test hook
+  return cfg;
+}
+
+struct BackendChoice {
+  coll::Backend backend = coll::Backend::kMpi;
+  std::string reason;
+};
+
+BackendChoice choose_backend(const std::string& requested, const RankDevice& dev, const kernels::DeviceRuntime& rt) {
+  bool gpu = dev.device.gpu.has_value() && rt.usable();
+  const auto& nccl = coll::nccl_availability();
+  if (requested == "mpi") return {coll::Backend::kMpi, "requested"};
+  if (requested == "nccl") {
+    if (!gpu) throw InputError("--backend nccl: this rank has no usable CUDA device (" + rt.status + "); use --backend mpi or auto");
+    if (!nccl.loaded) throw InputError("--backend nccl: " + nccl.detail + "; or use --backend mpi");
+    return {coll::Backend::kNccl, "requested"};
+  }
+  if (gpu && nccl.loaded) return {coll::Backend::kNccl, "auto: a CUDA device and NCCL " + coll::format_nccl_version(nccl.version)};
+  return {coll::Backend::kMpi, std::string("auto: ") + (!gpu ? "no CUDA device for this rank (" + rt.status + ")" : nccl.detail)};
+}
+
+int run_collective_command(const CollectiveOptions& opt) {
+  restore_stderr();
+  coll::CollectiveBenchConfig cfg;
+  Arm arm = Arm::kLocal;
+  int status = run_local([&] {
+    cfg = parse_config(opt);
+    arm = parse_arm_list(opt.arm, "--arm").front();
+    if (!coll::mpi_built()) throw InputError("placebench collective needs the MPI backend: rebuild with PLACEBENCH_ENABLE_MPI=ON");
+    return 0;
+  });
+  if (status != 0) return status;
+
+  coll::MpiSession session;
+  RankIdentity who{session.rank(), session.local_rank(), session.local_size(), session.host()};
+  std::unique_ptr<RankPlacement> placement;
+  BackendChoice choice;
+  status = run_setup_agreed(session, [&] {
+    if (cfg.root < 0 || cfg.root >= session.size())
+      throw InputError("--root " + std::to_string(cfg.root) + ": must be a rank, 0.." + std::to_string(session.size() - 1));
+    Inventory inv = build_inventory(Topology::load_live());
+    kernels::DeviceRuntime rt = kernels::query_device_runtime();
+    cross_check_live(inv, rt);
+    RankDevice dev = rank_device(inv, opt.placement.device, who, 1);
+    choice = choose_backend(opt.backend, dev, rt);
+    cfg.backend = choice.backend;
+    if (dev.device.gpu) cfg.gpu = *dev.device.gpu;
+    placement = std::make_unique<RankPlacement>(
+        place_rank(inv, opt.placement, arm, who, 1, coll::bench_host_bytes(cfg, session.size())));
+  });
+  if (status != 0) return status;
+  // All ranks must run the same backend: if any rank fell back to MPI, all do.
+  if (session.agree_max(cfg.backend == coll::Backend::kMpi ? 1 : 0) == 1 && cfg.backend != coll::Backend::kMpi) {
+    cfg.backend = coll::Backend::kMpi;
+    choice.reason = "auto: another rank cannot use NCCL";
+  }
+
+  CollectiveReport report;
+  try {
+    report.result = coll::run_collective_bench(session, cfg, placement->placed.buffer.data(), placement->placed.buffer.size());
+    std::vector<std::string> ranks = session.gather_strings(rank_to_json(who, *placement).dump(), 0);
+    for (const auto& r : ranks) report.ranks.push_back(nlohmann::json::parse(r));
+  } catch (const std::exception& e) {
+    abort_job(session, e.what());
+  }
+  if (session.rank() == 0) {
+    report.config = cfg;
+    report.backend_reason = choice.reason;
+    report.arm = arm_name(arm);
+    if (opt.json)
+      std::cout << collective_to_json(report).dump(2) << "\n";
+    else
+      std::cout << render_collective_table(report);
+    std::cout.flush();
+  }
+  bool wrong = session.agree_max(report.result.wrong_total > 0 ? 1 : 0) != 0;
+  return wrong ? kExitFailed : kExitOk;
+}
+
+}  // namespace
+
+void add_collective_command(CLI::App& app, CommandAction& action) {
+  auto opt = std::make_shared<CollectiveOptions>();
+  CLI::App* cmd = app.add_subcommand("collective", "Collectives (MPI, NCCL) per placement arm and size, under mpirun");
+  cmd->preparse_callback([](std::size_t) { quiet_stderr_unless_rank0(); });
+  cmd->add_option("--backend", opt->backend, "nccl (GPU buffers), mpi (host buffers), or auto (nccl when usable)")
+      ->check(CLI::IsMember({"auto", "mpi", "nccl"}))
+      ->type_name("auto|mpi|nccl")
+      ->default_val("auto");
+  cmd->add_option("--ops", opt->ops, "Collectives: allreduce, allgather, reducescatter, broadcast, reduce, alltoall, sendrecv, all")
+      ->type_name("a,b")
+      ->default_val("allreduce");
+  cmd->add_option("--types", opt->types, "Types: int8, int32, float16, bfloat16, float32, float64, all")
+      ->type_name("t,u")
+      ->default_val("float32");
+  cmd->add_option("--redop", opt->redop, "Reduce operator")
+      ->check(CLI::IsMember({"sum", "prod", "max", "min"}))
+      ->type_name("sum|prod|max|min")
+      ->default_val("sum");
+  cmd->add_option("--root", opt->root, "Root rank of broadcast and reduce")->type_name("R")->default_val(0);
+  cmd->add_option("--sizes", opt->sizes, "Sizes per rank buffer: START:END:xFACTOR or a list (8,1M)")
+      ->type_name("SPEC")
+      ->default_val("8:1M:x4");
+  cmd->add_option("--iters", opt->iters, "Timed calls per size (pipelined, then as many one at a time)")
+      ->type_name("N")->check(CLI::PositiveNumber)->default_val(20);
+  cmd->add_option("--warmup", opt->warmup, "Untimed warm-up calls per size")->type_name("N")->check(CLI::NonNegativeNumber)->default_val(5);
+  cmd->add_option("--mode", opt->mode, "Out-of-place, in-place, or both")
+      ->check(CLI::IsMember({"out-of-place", "in-place", "both"}))
+      ->type_name("MODE")
+      ->default_val("both");
+  cmd->add_flag("--no-check", opt->no_check, "Skip the data check (wrong is then N/A)");
+  cmd->add_option("--arm", opt->arm, "The arm every rank applies: " + arm_names_list())->type_name("A")->default_val("local");
+  add_device_options(cmd, opt->placement.device);
+  add_placement_options(cmd, opt->placement);
+  cmd->add_flag("--json", opt->json, "Print one JSON object: rows (nccl-tests field names) and every rank's placement");
+  cmd->callback([opt, &action] { action = [opt] { return run_collective_command(*opt); }; });
+}
+
+}  // namespace placebench::harness

@@ -1,0 +1,220 @@
+// `placebench gang`: what a partly admitted gang costs. Every rank of an mpirun job joins a rendezvous
+// with a deadline (late and missing ranks simulated), retries with backoff, and the reporter (rank 0,
+// or the lowest rank not missing) prints the timelines and summary and writes --out before anyone exits.
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <sstream>
+
+#include "placebench/collectives/clock_sync.h"
+#include "placebench/collectives/gang.h"
+#include "placebench/collectives/nccl_library.h"
+#include "placebench/harness/cli/cli.h"
+#include "placebench/harness/cli/options.h"
+#include "placebench/harness/collectives_driver/gang_report.h"
+#include "placebench/harness/collectives_driver/mpi_command.h"
+#include "placebench/harness/collectives_driver/rank_placement.h"
+#include "placebench/harness/errors.h"
+#include "placebench/harness/units.h"
+#include "placebench/kernels/device_runtime.h"
+
+namespace placebench::harness {
+namespace {
+
+namespace coll = placebench::collectives;
+
+struct GangOptions {
+  PlanRequest placement;
+  std::string backend = "auto", late, late_delay = "0s", missing, deadline = "10s", backoff = "1s", step_bytes = "1M",
+              arm = "local", out;
+  int retries = 0, gpus_per_rank = 1, steps = 10;
+  bool json = false;
+};
+
+// When this process started, on the steady clock: /proc/self/stat's starttime (clock ticks since boot,
+// the same origin as CLOCK_MONOTONIC barring suspend), else now.
+double process_start_s() {
+  std::ifstream in("/proc/self/stat");
+  std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  auto close = stat.rfind(')');
+  if (close != std::string::npos) {
+    std::istringstream rest(stat.substr(close + 2));
+    std::string field;
+    for (int i = 3; i <= 22 && rest >> field; ++i)
+      if (i == 22) {
+        double start = std::stod(field) / static_cast<double>(sysconf(_SC_CLK_TCK));
+        double now = coll::steady_now_s();
+        if (start <= now && now - start < 3600) return start;
+      }
+  }
+  return coll::steady_now_s();
+}
+
+std::vector<int> parse_ranks(const std::string& text, const std::string& option) {
+  std::vector<int> out;
+  std::size_t start = 0;
+  while (!text.empty() && start <= text.size()) {
+    std::size_t comma = text.find(',', start);
+    std::string item = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    std::size_t used = 0;
+    int v = -1;
+    try {
+      v = std::stoi(item, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used != item.size() || item.empty() || v < 0)
+      throw InputError(option + ": '" + item + "' is not a rank; give comma-separated ranks, e.g. 1,3");
+    out.push_back(v);
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return out;
+}
+
+coll::GangConfig parse_config(const GangOptions& opt) {
+  coll::GangConfig c;
+  c.late_ranks = parse_ranks(opt.late, "--late");
+  c.late_delay_s = parse_duration_s(opt.late_delay, "--late-delay");
+  c.missing_ranks = parse_ranks(opt.missing, "--missing");
+  c.deadline_s = parse_duration_s(opt.deadline, "--deadline");
+  c.backoff_s = parse_duration_s(opt.backoff, "--backoff");
+  c.retries = opt.retries;
+  c.gpus_per_rank = opt.gpus_per_rank;
+  c.steps = opt.steps;
+  c.step_bytes = parse_size(opt.step_bytes, "--step-bytes");
+  if (c.deadline_s <= 0) throw InputError("--deadline must be positive (e.g. 10s)");
+  if (c.late_delay_s < 0 || c.backoff_s < 0) throw InputError("--late-delay and --backoff cannot be negative");
+  if (!c.late_ranks.empty() && c.late_delay_s == 0) throw InputError("--late needs --late-delay TIME (e.g. 2s)");
+  for (int r : c.late_ranks)
+    for (int m : c.missing_ranks)
+      if (r == m) throw InputError("--late and --missing both name rank " + std::to_string(r) + "; a rank is one or the other");
+  return c;
+}
+
+void write_out(const std::string& path, const std::string& text) {
+  std::FILE* f = std::fopen(path.c_str(), "w");
+  if (!f) throw std::runtime_error("--out " + path + ": cannot write (check the directory exists and is writable)");
+  std::fwrite(text.data(), 1, text.size(), f);
+  std::fflush(f);
+  fsync(fileno(f));
+  std::fclose(f);
+}
+
+int run_gang_command(const GangOptions& opt) {
+  double started = process_start_s();
+  restore_stderr();
+  coll::GangConfig cfg;
+  Arm arm = Arm::kLocal;
+  int status = run_local([&] {
+    cfg = parse_config(opt);
+    arm = parse_arm_list(opt.arm, "--arm").front();
+    if (!coll::mpi_built()) throw InputError("placebench gang needs the MPI backend: rebuild with PLACEBENCH_ENABLE_MPI=ON");
+    return 0;
+  });
+  if (status != 0) return status;
+
+  coll::MpiSession session;
+  RankIdentity who{session.rank(), session.local_rank(), session.local_size(), session.host()};
+  std::unique_ptr<RankPlacement> placement;
+  std::string reason;
+  status = run_setup_agreed(session, [&] {
+    int n = session.size();
+    for (const auto* list : {&cfg.late_ranks, &cfg.missing_ranks})
+      for (int r : *list)
+        if (r >= n)
+          throw InputError(std::string(list == &cfg.late_ranks ? "--late" : "--missing") + ": rank " + std::to_string(r) +
+                           " does not exist; this job has ranks 0.." + std::to_string(n - 1));
+    if (static_cast<int>(cfg.missing_ranks.size()) >= n) throw InputError("--missing names every rank; leave one to report");
+    Inventory inv = build_inventory(Topology::load_live());
+    kernels::DeviceRuntime rt = kernels::query_device_runtime();
+    cross_check_live(inv, rt);
+    // A missing rank never touches a device: it takes no GPU (so one GPU can host a survivor and it).
+    bool missing = std::find(cfg.missing_ranks.begin(), cfg.missing_ranks.end(), who.rank) != cfg.missing_ranks.end();
+    PlanRequest request = opt.placement;
+    if (missing && !request.device.device_numa) {
+      request.device.gpu.reset();
+      request.device.device_numa = inv.numa_nodes.empty() ? 0 : static_cast<int>(inv.numa_nodes.front().os_index);
+    }
+    RankDevice dev = rank_device(inv, request.device, who, cfg.gpus_per_rank);
+    bool gpu = (dev.device.gpu.has_value() && rt.usable()) || missing;
+    const auto& nccl = coll::nccl_availability();
+    if (opt.backend == "nccl" && !missing && (!gpu || !nccl.loaded))
+      throw InputError("--backend nccl: " + (gpu ? nccl.detail : "no usable CUDA device (" + rt.status + ")") + "; use --backend mpi");
+    cfg.backend = (opt.backend == "nccl" || (opt.backend == "auto" && gpu && nccl.loaded)) ? coll::Backend::kNccl : coll::Backend::kMpi;
+    reason = opt.backend != "auto" ? "requested" : cfg.backend == coll::Backend::kNccl ? "auto: a CUDA device and NCCL" : "auto: no GPU or no NCCL";
+    if (dev.device.gpu) cfg.gpu = *dev.device.gpu;
+    if (missing && opt.backend == "nccl") cfg.backend = coll::Backend::kNccl;
+    placement = std::make_unique<RankPlacement>(place_rank(inv, request, arm, who, cfg.gpus_per_rank, cfg.step_bytes));
+  });
+  if (status != 0) return status;
+  if (session.agree_max(cfg.backend == coll::Backend::kMpi ? 1 : 0) == 1) cfg.backend = coll::Backend::kMpi;
+
+  int reporter = coll::gang_reporter(cfg, session.size());
+  std::unique_ptr<coll::Gang> gang;
+  coll::GangResult result;
+  try {
+    std::vector<std::string> placements = session.gather_strings(rank_to_json(who, *placement).dump(), reporter);
+    gang = std::make_unique<coll::Gang>(session, cfg, started);
+    result = gang->run();
+    if (session.rank() == reporter) {
+      GangReport report{cfg, result, reason, arm_name(arm), {}};
+      for (const auto& p : placements) report.placements.push_back(nlohmann::json::parse(p));
+      std::string json = gang_to_json(report).dump(2) + "\n";
+      if (!opt.out.empty()) write_out(opt.out, json);
+      std::cout << (opt.json ? json : render_gang_table(report));
+      std::cout.flush();
+    }
+  } catch (const std::exception& e) {
+    abort_job(session, e.what());
+  }
+  bool complete = false;
+  for (const auto& g : result.ranks)
+    if (g.rank == session.rank())
+      for (const auto& a : g.attempts) complete = complete || a.first_step_s.has_value();
+  if (session.rank() == reporter) complete = result.outcome == "complete";
+  int mine = complete ? kExitOk : kExitFailed;
+  if (!gang->drain()) {
+    // Some rank never let its requests complete: end the job instead of waiting in MPI_Finalize.
+    if (session.rank() == reporter) std::cerr << "placebench gang: outstanding requests did not drain; aborting the job\n";
+    std::cerr.flush();
+    session.abort(mine == kExitOk ? kExitFailed : mine);
+  }
+  return session.agree_max(mine);
+}
+
+}  // namespace
+
+void add_gang_command(CLI::App& app, CommandAction& action) {
+  auto opt = std::make_shared<GangOptions>();
+  CLI::App* cmd = app.add_subcommand("gang", "Partial-gang cost under mpirun: late and missing ranks, deadlines, retries");
+  cmd->preparse_callback([](std::size_t) { quiet_stderr_unless_rank0(); });
+  cmd->add_option("--backend", opt->backend, "nccl (communicator init and allreduce on GPUs), mpi (barrier and allreduce), or auto")
+      ->check(CLI::IsMember({"auto", "mpi", "nccl"}))
+      ->type_name("auto|mpi|nccl")
+      ->default_val("auto");
+  cmd->add_option("--late", opt->late, "Ranks that become ready only after --late-delay")->type_name("RANKS");
+  cmd->add_option("--late-delay", opt->late_delay, "How late they are (500ms, 2s)")->type_name("TIME")->default_val("0s");
+  cmd->add_option("--missing", opt->missing, "Ranks that never join (they wake after the schedule so the job can end)")
+      ->type_name("RANKS");
+  cmd->add_option("--deadline", opt->deadline, "How long each attempt waits for the whole gang")->type_name("TIME")->default_val("10s");
+  cmd->add_option("--retries", opt->retries, "Attempts after the first")->type_name("K")->check(CLI::NonNegativeNumber)->default_val(0);
+  cmd->add_option("--backoff", opt->backoff, "Pause between attempts")->type_name("TIME")->default_val("1s");
+  cmd->add_option("--gpus-per-rank", opt->gpus_per_rank, "GPUs each rank holds (counts in stranded GPU-seconds)")
+      ->type_name("G")->check(CLI::PositiveNumber)->default_val(1);
+  cmd->add_option("--steps", opt->steps, "Useful steps (allreduces) once the gang is complete")
+      ->type_name("S")->check(CLI::PositiveNumber)->default_val(10);
+  cmd->add_option("--step-bytes", opt->step_bytes, "Bytes each step allreduces")->type_name("SIZE")->default_val("1M");
+  cmd->add_option("--arm", opt->arm, "The arm every rank applies: " + arm_names_list())->type_name("A")->default_val("local");
+  add_device_options(cmd, opt->placement.device);
+  add_placement_options(cmd, opt->placement);
+  cmd->add_option("--out", opt->out, "Also write the JSON result to this file (before any rank exits)")->type_name("FILE");
+  cmd->add_flag("--json", opt->json, "Print the JSON result instead of the summary");
+  cmd->callback([opt, &action] { action = [opt] { return run_gang_command(*opt); }; });
+}
+
+}  // namespace placebench::harness

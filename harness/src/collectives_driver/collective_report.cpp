@@ -1,0 +1,93 @@
+// Table and JSON of `placebench collective` (see collective_report.h).
+#include "placebench/harness/collectives_driver/collective_report.h"
+
+#include <fmt/format.h>
+
+#include <set>
+
+namespace placebench::harness {
+
+using namespace placebench::collectives;
+
+nlohmann::json collective_to_json(const CollectiveReport& rep) {
+  const CollectiveBenchConfig& cfg = rep.config;
+  nlohmann::json rows = nlohmann::json::array();
+  for (const CollectiveRow& r : rep.result.rows) {
+    nlohmann::json row{{"op", collective_name(r.op)},
+                       {"size", r.size},
+                       {"count", r.count},
+                       {"type", type_name(r.type)},
+                       {"redop", collective_reduces(r.op) ? redop_name(r.redop) : "none"},
+                       {"root", r.root},
+                       {"in_place", r.in_place}};
+    if (!r.unsupported.empty()) {
+      row["unsupported"] = r.unsupported;
+    } else {
+      row.update({{"time", r.time_us},
+                  {"algbw", r.algbw_gbps},
+                  {"busbw", r.busbw_gbps},
+                  {"time_p50", r.iter_p50_us},
+                  {"time_p95", r.iter_p95_us},
+                  {"time_p99", r.iter_p99_us},
+                  {"time_max", r.iter_max_us},
+                  {"wrong", r.wrong >= 0 ? nlohmann::json(r.wrong) : nlohmann::json("N/A")}});
+    }
+    rows.push_back(std::move(row));
+  }
+  std::set<std::string> hosts;
+  for (const auto& r : rep.ranks) hosts.insert(r.value("host", ""));
+  nlohmann::json ops = nlohmann::json::array(), types = nlohmann::json::array();
+  for (Collective c : cfg.ops) ops.push_back(collective_name(c));
+  for (DataType t : cfg.types) types.push_back(type_name(t));
+  return {{"schema_version", kCollectiveSchemaVersion},
+          {"backend", backend_name(rep.result.backend)},
+          {"backend_reason", rep.backend_reason},
+          {"nranks", rep.result.nranks},
+          {"hosts", std::vector<std::string>(hosts.begin(), hosts.end())},
+          {"config",
+           {{"ops", ops}, {"types", types}, {"redop", redop_name(cfg.redop)}, {"root", cfg.root}, {"arm", rep.arm},
+            {"warmup_iters", cfg.warmup_iters}, {"iters", cfg.iters}, {"check", cfg.check}}},
+          {"units", {{"time", "us"}, {"algbw", "GB/s"}, {"busbw", "GB/s"}, {"size", "bytes"}}},
+          {"rows", rows},
+          {"wrong_total", rep.result.wrong_total},
+          {"ranks", rep.ranks}};
+}
+
+std::string render_collective_table(const CollectiveReport& rep) {
+  std::set<std::string> hosts;
+  for (const auto& r : rep.ranks) hosts.insert(r.value("host", ""));
+  std::string out = fmt::format("Backend: {} ({})   Ranks: {} on {} host(s)   Arm: {}\n\n", backend_name(rep.result.backend),
+                                rep.backend_reason, rep.result.nranks, hosts.size(), rep.arm);
+  out += fmt::format("{:<5} {:<16} {:<8} {:<12} {}\n", "Rank", "Host", "Device", "CPUs", "Placement");
+  for (const auto& r : rep.ranks) {
+    const auto& dev = r["device"];
+    std::string device = dev.contains("gpu") ? fmt::format("GPU{}", dev["gpu"].get<int>())
+                                             : fmt::format("N{}", dev["device_numa"].get<int>());
+    const auto& p = r["placement"];
+    std::string cpus = p["effective"]["cpus"].is_string() ? p["effective"]["cpus"].get<std::string>() : p["effective"]["cpus"].dump();
+    out += fmt::format("{:<5} {:<16} {:<8} {:<12} {}{}\n", r["rank"].get<int>(), r["host"].get<std::string>(), device, cpus,
+                       p["status"].get<std::string>(), p.value("degenerate", false) ? " (degenerate)" : "");
+  }
+  out += fmt::format("\n{:>78}  {}\n", "pipelined", "per iteration, slowest rank (us)");
+  out += fmt::format("{:<13} {:>12} {:>11} {:<8} {:<5} {:>4} {:<12} {:>10} {:>8} {:>8}  {:>9} {:>9} {:>9} {:>9} {:>6}\n", "op",
+                     "size(B)", "count", "type", "redop", "root", "mode", "time(us)", "algbw", "busbw", "p50", "p95", "p99",
+                     "max", "wrong");
+  for (const CollectiveRow& r : rep.result.rows) {
+    std::string head = fmt::format("{:<13} {:>12} {:>11} {:<8} {:<5} {:>4} {:<12}", collective_name(r.op), r.size,
+                                   r.unsupported.empty() ? std::to_string(r.count) : "-", type_name(r.type),
+                                   collective_reduces(r.op) ? redop_name(r.redop) : "none", r.root,
+                                   r.in_place ? "in-place" : "out-of-place");
+    if (!r.unsupported.empty()) {
+      out += head + " unsupported: " + r.unsupported + "\n";
+      continue;
+    }
+    out += fmt::format("{} {:>10.2f} {:>8.3f} {:>8.3f}  {:>9.2f} {:>9.2f} {:>9.2f} {:>9.2f} {:>6}\n", head, r.time_us,
+                       r.algbw_gbps, r.busbw_gbps, r.iter_p50_us, r.iter_p95_us, r.iter_p99_us, r.iter_max_us,
+                       r.wrong >= 0 ? std::to_string(r.wrong) : "N/A");
+  }
+  out += fmt::format("\nOut of bounds values: {} {}   (algbw = size/time, busbw = algbw x nccl-tests' factor; GB/s = 1e9 B/s)\n",
+                     rep.result.wrong_total, rep.result.wrong_total ? "WRONG" : "OK");
+  return out;
+}
+
+}  // namespace placebench::harness

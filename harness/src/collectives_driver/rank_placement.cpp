@@ -1,0 +1,73 @@
+// Rank -> device and placement (see rank_placement.h).
+#include "placebench/harness/collectives_driver/rank_placement.h"
+
+#include <fmt/format.h>
+
+#include "placebench/harness/errors.h"
+
+namespace placebench::harness {
+namespace {
+
+// The device of local rank `local_rank`; nullopt (or InputError when `strict`) when its GPUs do not exist.
+std::optional<DeviceSelector> device_of(const Inventory& inv, const DeviceSelector& requested, int local_rank,
+                                        int gpus_per_rank, bool strict) {
+  DeviceSelector d;
+  if (requested.device_numa || inv.gpus.empty()) {
+    d.device_numa = requested.device_numa.value_or(inv.numa_nodes.empty() ? 0 : static_cast<int>(inv.numa_nodes.front().os_index));
+    return d;
+  }
+  int first = requested.gpu.value_or(0);
+  int gpu = first + local_rank * gpus_per_rank;
+  int needed = gpu + gpus_per_rank;
+  if (needed > static_cast<int>(inv.gpus.size()) && !strict) return std::nullopt;
+  if (needed > static_cast<int>(inv.gpus.size()))
+    throw InputError(fmt::format("--gpu {}: local rank {} needs GPUs {}-{} but this node has {} GPU(s); run fewer ranks per "
+                                 "node (mpirun --npernode), lower --gpus-per-rank, or use --device-numa for host devices",
+                                 first, local_rank, gpu, needed - 1, inv.gpus.size()));
+  d.gpu = gpu;
+  return d;
+}
+
+}  // namespace
+
+RankDevice rank_device(const Inventory& inv, const DeviceSelector& requested, const RankIdentity& who, int gpus_per_rank) {
+  RankDevice out;
+  out.device = *device_of(inv, requested, who.local_rank, gpus_per_rank, true);
+  out.numa_node = device_numa_node(inv, out.device);
+  out.workers = 0;
+  for (int l = 0; l < who.local_size; ++l) {
+    std::optional<DeviceSelector> other = device_of(inv, requested, l, gpus_per_rank, false);
+    if (!other || device_numa_node(inv, *other) != out.numa_node) continue;
+    if (l < who.local_rank) ++out.worker;
+    ++out.workers;
+  }
+  return out;
+}
+
+RankPlacement place_rank(const Inventory& inv, const PlanRequest& request, Arm arm, const RankIdentity& who,
+                         int gpus_per_rank, std::size_t bytes) {
+  RankDevice device = rank_device(inv, request.device, who, gpus_per_rank);
+  PlanRequest req = request;
+  req.device = device.device;
+  req.arms = {arm};
+  req.workers = device.workers;
+  std::vector<ArmPlan> plans;
+  try {
+    plans = plan_arms(inv, req);
+  } catch (const InputError& e) {
+    throw InputError(fmt::format("{} ({} local rank(s) share NUMA node {}: lower --cpus-per-worker, run fewer ranks per "
+                                 "node, or use --arm unpinned)", e.what(), device.workers, device.numa_node));
+  }
+  PlacedWorker placed = apply_placement(plans.front(), static_cast<std::size_t>(device.worker), bytes);
+  return {device, plans.front(), std::move(placed)};
+}
+
+nlohmann::json rank_to_json(const RankIdentity& who, const RankPlacement& p) {
+  nlohmann::json device = p.device.device.gpu ? nlohmann::json{{"gpu", *p.device.device.gpu}}
+                                              : nlohmann::json{{"device_numa", *p.device.device.device_numa}};
+  device["numa_node"] = p.device.numa_node;
+  return {{"rank", who.rank}, {"host", who.host}, {"local_rank", who.local_rank}, {"device", device},
+          {"placement", placement_to_json(p.placed.record)}};
+}
+
+}  // namespace placebench::harness

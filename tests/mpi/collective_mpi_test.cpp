@@ -1,0 +1,110 @@
+// placebench collective under mpirun (MPI backend): every collective's data is right, a corrupted
+// buffer is caught, placements are gathered, bad input exits 2 on every rank with one message.
+#include <gtest/gtest.h>
+
+#include "mpi_support.h"
+
+using placebench::testing::count_lines;
+using placebench::testing::run_mpi;
+using placebench::testing::stdout_json;
+
+namespace {
+
+void expect_all_right(const nlohmann::json& j, int ranks) {
+  ASSERT_TRUE(j.is_object());
+  EXPECT_EQ(j["backend"], "mpi");
+  EXPECT_EQ(j["nranks"], ranks);
+  EXPECT_EQ(j["wrong_total"], 0);
+  ASSERT_EQ(j["ranks"].size(), static_cast<std::size_t>(ranks));
+  for (const auto& r : j["ranks"]) EXPECT_TRUE(r["placement"].contains("status"));
+  for (const auto& row : j["rows"]) {
+    if (row.contains("unsupported")) continue;
+    for (const char* f : {"size", "count", "type", "redop", "root", "time", "algbw", "busbw", "wrong", "time_p50",
+                          "time_p95", "time_p99", "time_max"})
+      EXPECT_TRUE(row.contains(f)) << f << " in " << row.dump();
+    EXPECT_EQ(row["wrong"], 0) << row.dump();
+    EXPECT_GT(row["time"].get<double>(), 0) << row.dump();
+    EXPECT_LE(row["time_p50"].get<double>(), row["time_max"].get<double>());
+  }
+}
+
+}  // namespace
+
+TEST(CollectiveMpi, EveryOperationAndTypeIsRightOnTwoRanks) {
+  auto run = run_mpi(2, {"collective", "--backend", "mpi", "--ops", "all", "--types", "int8,int32,float32,float64", "--sizes",
+                         "8,1000,64K", "--iters", "3", "--warmup", "1", "--json"});
+  ASSERT_EQ(run.result.exit_code, 0) << run.result.err;
+  auto j = stdout_json(run.result);
+  expect_all_right(j, 2);
+  EXPECT_EQ(j["rows"].size(), 7u * 4u * 2u * 3u);  // ops x types x modes x sizes
+  // busbw factors (nccl-tests): allreduce 2(n-1)/n = 1, allgather (n-1)/n = 0.5, broadcast 1.
+  for (const auto& row : j["rows"]) {
+    double ratio = row["busbw"].get<double>() / row["algbw"].get<double>();
+    if (row["op"] == "allreduce") EXPECT_NEAR(ratio, 1.0, 1e-9);
+    if (row["op"] == "allgather" || row["op"] == "alltoall" || row["op"] == "reducescatter") EXPECT_NEAR(ratio, 0.5, 1e-9);
+    if (row["op"] == "broadcast" || row["op"] == "reduce" || row["op"] == "sendrecv") EXPECT_NEAR(ratio, 1.0, 1e-9);
+    bool rooted = row["op"] == "broadcast" || row["op"] == "reduce";
+    EXPECT_EQ(row["root"], rooted ? 0 : -1);
+  }
+}
+
+TEST(CollectiveMpi, FourRanksEveryOperationWithOtherOperatorsAndRoot) {
+  for (const char* redop : {"prod", "max", "min"}) {
+    auto run = run_mpi(4, {"collective", "--backend", "mpi", "--ops", "all", "--types", "int8,float32", "--redop", redop,
+                           "--root", "3", "--sizes", "4,4K", "--iters", "2", "--warmup", "1", "--arm", "unpinned", "--json"});
+    ASSERT_EQ(run.result.exit_code, 0) << redop << ": " << run.result.err;
+    expect_all_right(stdout_json(run.result), 4);
+  }
+}
+
+TEST(CollectiveMpi, HalfTypesMoveButDoNotReduceUnderMpi) {
+  auto run = run_mpi(2, {"collective", "--backend", "mpi", "--ops", "allgather,allreduce", "--types", "float16,bfloat16",
+                         "--sizes", "1K", "--iters", "2", "--json"});
+  ASSERT_EQ(run.result.exit_code, 0) << run.result.err;
+  auto j = stdout_json(run.result);
+  expect_all_right(j, 2);
+  for (const auto& row : j["rows"]) {
+    if (row["op"] == "allreduce")
+      EXPECT_NE(row.value("unsupported", ""), "") << row.dump();
+    else
+      EXPECT_FALSE(row.contains("unsupported")) << row.dump();
+  }
+}
+
+TEST(CollectiveMpi, ACorruptedBufferIsCaughtAndFailsTheRun) {
+  auto run = run_mpi(2, {"collective", "--backend", "mpi", "--ops", "allreduce", "--sizes", "4K", "--mode", "out-of-place",
+                         "--iters", "2", "--json"},
+                     60, {"PLACEBENCH_CORRUPT_RANK=1"});
+  EXPECT_EQ(run.result.exit_code, 1) << run.result.err;
+  auto j = stdout_json(run.result);
+  ASSERT_TRUE(j.is_object()) << run.result.out;
+  EXPECT_EQ(j["wrong_total"], 1);
+  EXPECT_EQ(j["rows"][0]["wrong"], 1);
+}
+
+TEST(CollectiveMpi, TableOnRankZeroOnlyWithDegenerateArm) {
+  auto run = run_mpi(2, {"collective", "--backend", "mpi", "--arm", "remote", "--allow-degenerate", "--sizes", "8,1K",
+                         "--iters", "2"});
+  ASSERT_EQ(run.result.exit_code, 0) << run.result.err;
+  EXPECT_EQ(count_lines(run.result.out, "Backend: mpi"), 1) << run.result.out;
+  EXPECT_EQ(count_lines(run.result.out, "(degenerate)"), 2) << run.result.out;
+  EXPECT_NE(run.result.out.find("Out of bounds values: 0 OK"), std::string::npos) << run.result.out;
+}
+
+TEST(CollectiveMpi, BadInputExitsTwoOnEveryRankWithOneMessage) {
+  auto bad_op = run_mpi(2, {"collective", "--ops", "allreduse"}, 30);
+  EXPECT_EQ(bad_op.result.exit_code, 2);
+  EXPECT_EQ(count_lines(bad_op.result.err, "--ops: unknown 'allreduse'"), 1) << bad_op.result.err;
+
+  auto bad_root = run_mpi(2, {"collective", "--backend", "mpi", "--root", "5"}, 30);  // found after MPI starts
+  EXPECT_EQ(bad_root.result.exit_code, 2);
+  EXPECT_EQ(count_lines(bad_root.result.err, "--root 5"), 1) << bad_root.result.err;
+
+  auto parse_error = run_mpi(2, {"collective", "--iters", "zero"}, 30);  // CLI11's own error
+  EXPECT_EQ(parse_error.result.exit_code, 2);
+  EXPECT_EQ(count_lines(parse_error.result.err, "--iters"), 1) << parse_error.result.err;
+
+  auto no_degenerate = run_mpi(2, {"collective", "--backend", "mpi", "--arm", "remote"}, 30);
+  EXPECT_EQ(no_degenerate.result.exit_code, 2);
+  EXPECT_EQ(count_lines(no_degenerate.result.err, "placebench:"), 1) << no_degenerate.result.err;
+}
