@@ -10,8 +10,7 @@
 #include <iostream>
 #include <string>
 
-#include "placebench/harness/placement/plan.h"
-#include "placebench/harness/topology/inventory.h"
+#include "micro_arm.h"
 #include "placebench/hostpipe/binding.h"
 #include "placebench/hostpipe/cpulist.h"
 
@@ -32,20 +31,14 @@ void take_placement_flags(int& argc, char** argv) {
 }
 
 int apply_arm() {
-  using namespace placebench::harness;
-  const char* arm = std::getenv("PLACEBENCH_MICRO_ARM");
-  if (!arm || !*arm) return 0;
   try {
-    Inventory inv = build_inventory(Topology::load_live());
-    PlanRequest req;
-    req.arms = parse_arm_list(arm, "--arm");
-    if (const char* n = std::getenv("PLACEBENCH_MICRO_DEVICE_NUMA")) req.device.device_numa = std::atoi(n);
-    req.allow_degenerate = true;
-    ArmPlan plan = plan_arms(inv, req).front();
-    const auto& w = plan.workers.front();
+    const auto& plan = placebench::micro::micro_arm_plan();
+    if (!plan) return 0;
+    const auto& w = plan->workers.front();
     std::string err;
     if (!w.cpus.empty()) err = placebench::hostpipe::bind_current_thread(w.cpus);
     if (err.empty() && !w.mem_nodes.empty()) err = placebench::hostpipe::bind_current_thread_memory(w.mem_nodes);
+    std::string arm = placebench::micro::micro_arm_name();
     if (!err.empty()) {
       std::cerr << "placebench-micro: --arm " << arm << ": " << err << "\n";
       return 2;
@@ -53,7 +46,7 @@ int apply_arm() {
     std::cerr << "placebench-micro: arm " << arm << ": CPUs "
               << (w.cpus.empty() ? "unbound" : placebench::hostpipe::format_cpulist(w.cpus)) << ", memory node(s) "
               << (w.mem_nodes.empty() ? "default" : placebench::hostpipe::format_cpulist(w.mem_nodes))
-              << (plan.degenerate ? " (degenerate)" : "") << "\n";
+              << (plan->degenerate ? " (degenerate)" : "") << "\n";
     benchmark::AddCustomContext("placebench_arm", arm);
   } catch (const std::exception& e) {
     std::cerr << "placebench-micro: --arm: " << e.what() << "\n";

@@ -1,8 +1,7 @@
 // Staging primitives: the host backend's copy loop against a plain memcpy loop between the same
 // buffers on the same node (the target: staging >= 95% of the reference; compare the
 // bytes_per_second of the two at each size), the timer's own overhead, and recording one step sample.
-// PLACEBENCH_MICRO_ARM=local|remote|... applies that arm (device node 0, or PLACEBENCH_MICRO_DEVICE_NUMA)
-// to the benchmark thread and buffers first; default: no binding.
+// `placebench-micro --arm=A` (micro_arm.h) places the buffers and the benchmark thread.
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -11,8 +10,7 @@
 #include <cstring>
 #include <vector>
 
-#include "placebench/harness/placement/record.h"
-#include "placebench/harness/topology/inventory.h"
+#include "micro_arm.h"
 #include "placebench/hostpipe/host_copy.h"
 #include "placebench/hostpipe/numa_buffer.h"
 
@@ -25,27 +23,14 @@ struct Buffers {
   std::string arm = "none";
 };
 
-// Applies PLACEBENCH_MICRO_ARM (if set) to this thread and places both buffers: src on the arm's
-// memory node, dst on the device node.
+// Places both buffers for the arm placebench-micro runs under (micro_arm.h; main has bound this thread):
+// src on the arm's memory node, dst on the device node. Without an arm, both get the default policy.
 Buffers make_buffers(std::size_t bytes) {
-  using namespace placebench::harness;
   Buffers b;
-  const char* arm = std::getenv("PLACEBENCH_MICRO_ARM");
-  if (!arm || !*arm) {
-    b.src = NumaBuffer(bytes, {});
-    b.dst = NumaBuffer(bytes, {});
-  } else {
-    Inventory inv = build_inventory(Topology::load_live());
-    PlanRequest req;
-    req.arms = parse_arm_list(arm, "PLACEBENCH_MICRO_ARM");
-    if (const char* n = std::getenv("PLACEBENCH_MICRO_DEVICE_NUMA")) req.device.device_numa = std::atoi(n);
-    req.allow_degenerate = true;
-    ArmPlan plan = plan_arms(inv, req).front();
-    PlacedWorker placed = apply_placement(plan, 0, bytes);
-    b.src = std::move(placed.buffer);
-    b.dst = NumaBuffer(bytes, {plan.device_numa});
-    b.arm = arm;
-  }
+  const auto& plan = placebench::micro::micro_arm_plan();
+  b.src = NumaBuffer(bytes, plan ? plan->workers.front().mem_nodes : std::vector<int>{});
+  b.dst = NumaBuffer(bytes, plan ? std::vector<int>{plan->device_numa} : std::vector<int>{});
+  b.arm = placebench::micro::micro_arm_name();
   b.src.touch();
   b.dst.touch();
   return b;
