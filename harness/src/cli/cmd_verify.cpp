@@ -12,6 +12,7 @@
 #include "placebench/harness/topology/inventory.h"
 #include "placebench/harness/units.h"
 #include "placebench/hostpipe/cpulist.h"
+#include "placebench/kernels/staging_copy.h"
 
 namespace placebench::harness {
 namespace {
@@ -35,6 +36,7 @@ std::string record_table(const PlacementRecord& r, std::size_t bytes) {
   out += fmt::format("  effective   CPUs {:<16} memory policy {} {}\n", hostpipe::format_cpulist(r.effective_cpus),
                      r.mem_policy, hostpipe::format_cpulist(r.mem_policy_nodes));
   out += fmt::format("  pages       {} ({}; {:.2f}% on the requested nodes)\n", pages, format_size(bytes), r.requested_pages_pct);
+  out += fmt::format("  pinned      {}\n", r.pinned ? "yes (cudaHostRegister)" : "no (no usable GPU)");
   out += fmt::format("  status      {}\n", r.status);
   for (const auto& p : r.problems) out += "  problem     " + p + "\n";
   return out;
@@ -50,10 +52,24 @@ int run_verify(VerifyOptions& opt) {
   opt.request.arms = {*arm};
   ArmPlan plan = plan_arms(inv, opt.request).front();
   PlacedWorker placed = apply_placement(plan, 0, bytes);
+  // On a GPU node, pin the placed buffer as the staging workloads do (cudaHostRegister keeps the pages
+  // where they are); verification above already saw them, pinning must not move them.
+  bool registered = false;
+  if (kernels::query_device_runtime().usable()) {
+    try {
+      kernels::host_register(placed.buffer.data(), placed.buffer.size());
+      registered = placed.record.pinned = true;
+      verify_placement(placed.record, placed.buffer);
+    } catch (const std::exception& e) {
+      placed.record.problems.push_back(std::string("cudaHostRegister: ") + e.what());
+      placed.record.status = "failed";
+    }
+  }
   if (opt.json)
     std::cout << placement_to_json(placed.record).dump(2) << "\n";
   else
     std::cout << record_table(placed.record, bytes);
+  if (registered) kernels::host_unregister(placed.buffer.data());
   return placed.record.status == "verified" ? kExitOk : kExitFailed;
 }
 

@@ -80,6 +80,7 @@ nlohmann::json placement_to_json(const PlacementRecord& r) {
           {"requested_pages_pct", r.requested_pages_pct},
           {"status", r.status},
           {"degenerate", r.degenerate},
+          {"pinned", r.pinned},
           {"problems", r.problems}};
 }
 

@@ -109,8 +109,7 @@ std::vector<StagingRow> run_arm(const StagingConfig& cfg, const Backend& backend
                                                              std::max(one, 1e-9))), 1, 10000);
     StagingRow row{arm_name(plan.arm), direction_name(cfg.direction), host_memory_name(cfg.memory), bytes, copies, {}, 0, 0, 0,
                    placed.record};
-    double moved = static_cast<double>(bytes) * copies * (bidir ? 2 : 1);
-    for (int s = 0; s < cfg.samples; ++s) row.gbps.push_back(moved / ends->batch(bytes, copies) / 1e9);
+    for (int s = 0; s < cfg.samples; ++s) row.gbps.push_back(staging_gbps(bytes, copies, ends->batch(bytes, copies), bidir));
     if (auto bad = ends->check(bytes, seed))
       throw std::runtime_error(fmt::format("data check failed: arm {}, {} {}: byte {} differs from what was sent",
                                            row.arm, row.direction, format_size(bytes), *bad));
@@ -121,6 +120,11 @@ std::vector<StagingRow> run_arm(const StagingConfig& cfg, const Backend& backend
 }
 
 }  // namespace
+
+double staging_gbps(std::uint64_t bytes, int copies, double seconds, bool bidir) {
+  if (!(seconds > 0)) throw std::invalid_argument("staging_gbps: elapsed time must be positive");
+  return static_cast<double>(bytes) * copies * (bidir ? 2 : 1) / seconds / 1e9;
+}
 
 PlanRequest staging_plan_request(const StagingConfig& cfg) {
   PlanRequest req = cfg.placement;

@@ -22,9 +22,11 @@ class HostSide {
       hostpipe::fill_pattern(alloc_, bytes, 0);
       placed.record.pages = hostpipe::page_node_histogram(alloc_, bytes);
       placed.record.problems.push_back("hostalloc: cudaHostAlloc decides placement; pages show where it landed");
+      placed.record.pinned = true;
     } else if (kind != HostMemory::kPageable) {
       kernels::host_register(placed.buffer.data(), placed.buffer.size());
       registered_ = true;
+      placed.record.pinned = true;
     }
   }
   ~HostSide() {

@@ -24,6 +24,7 @@ struct PlacementRecord {
   double requested_pages_pct = 0;   // share of pages on the requested nodes (100 for unpinned)
   std::string status;               // "verified", "partial", "failed"
   bool degenerate = false;
+  bool pinned = false;              // the buffer is page-locked for DMA (cudaHostRegister / cudaHostAlloc)
   std::vector<std::string> problems;  // why it is not verified, in words
 };
 

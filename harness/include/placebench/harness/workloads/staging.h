@@ -51,6 +51,10 @@ struct StagingResult {
 // Throws InputError for impossible combinations, std::runtime_error when a data check fails.
 StagingResult run_staging(const Inventory& inv, const StagingConfig& config);
 
+// Bandwidth of one sample in GB/s (1e9 B/s): bytes x copies / seconds, both directions' bytes for bidir
+// (which ends when the slower direction does). Throws std::invalid_argument for seconds <= 0.
+double staging_gbps(std::uint64_t bytes, int copies, double seconds, bool bidir);
+
 // The placement request staging plans with (bidir needs a second worker: one thread per direction).
 PlanRequest staging_plan_request(const StagingConfig& config);
 
