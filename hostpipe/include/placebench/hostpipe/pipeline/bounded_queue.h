@@ -85,7 +85,11 @@ class BoundedQueue {
   std::size_t capacity() const { return items_.size(); }
 
  private:
-  static constexpr std::chrono::nanoseconds kSpin{1000};
+  // A waiter spins this long before it sleeps on the condition variable. Sleeping costs a futex wake
+  // and a reschedule (tens of us on a VM), which dominated the hand-off with a 1 us spin (21 us per
+  // batch on the 2-core VM); 20 us of spinning, small beside a millisecond batch, keeps a streaming
+  // hand-off at about 1 us (docs/performance.md).
+  static constexpr std::chrono::nanoseconds kSpin{20000};
 
   // Busy-waits while `blocked()` holds, for at most kSpin (the clock is read every 32 checks).
   template <class Pred>
