@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <csignal>
+#include <cstdlib>
 #include <iostream>
 #include <memory>
 
@@ -55,6 +56,11 @@ int exit_status(const RunOutcome& outcome, const std::string& fail_on) {
 }
 
 int run_run(const RunCliOptions& o) {
+  const char* world = std::getenv("OMPI_COMM_WORLD_SIZE");
+  if (!world) world = std::getenv("PMI_SIZE");
+  if (world && std::atoi(world) > 1)
+    throw InputError("placebench run does not run under mpirun yet (every rank would run its own experiment); "
+                     "start it once per node without mpirun, and measure collectives with `mpirun ... placebench collective`");
   if (!o.resume.empty() && (!o.config_file.empty() || o.seed || !o.rounds.empty() || !o.order.empty()))
     throw InputError("--resume continues a run with its own config, seed, rounds and order; drop the other options");
   ExperimentConfig cfg;
