@@ -94,6 +94,8 @@ class CaseRunner {
       std::vector<double> slowest(per_iter.size(), 0);
       for (std::size_t r = 0; r < static_cast<std::size_t>(session_.size()); ++r)
         for (std::size_t i = 0; i < per_iter.size(); ++i) slowest[i] = std::max(slowest[i], all[r * per_iter.size() + i]);
+      row.iter_slowest_us.resize(slowest.size());
+      for (std::size_t i = 0; i < slowest.size(); ++i) row.iter_slowest_us[i] = slowest[i] * 1e6;
       std::sort(slowest.begin(), slowest.end());
       row.iter_p50_us = quantile_sorted(slowest, 0.50) * 1e6;
       row.iter_p95_us = quantile_sorted(slowest, 0.95) * 1e6;

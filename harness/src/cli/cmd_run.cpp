@@ -8,7 +8,9 @@
 #include <iostream>
 #include <memory>
 
+#include "placebench/collectives/mpi_session.h"
 #include "placebench/harness/cli/cli.h"
+#include "placebench/harness/collectives_driver/mpi_command.h"
 #include "placebench/harness/errors.h"
 #include "placebench/harness/runner/default_config.h"
 #include "placebench/harness/runner/runner.h"
@@ -43,6 +45,18 @@ void apply_overrides(ExperimentConfig& cfg, const RunCliOptions& o) {
   }
 }
 
+bool under_mpirun() {
+  const char* world = std::getenv("OMPI_COMM_WORLD_SIZE");
+  if (!world) world = std::getenv("PMI_SIZE");
+  return world && std::atoi(world) > 1;
+}
+
+void print_outcome(const RunOutcome& outcome) {
+  std::cout << render_analysis_table(outcome.classes, outcome.complete);
+  std::cout << "Results: " << outcome.dir << (outcome.complete ? "" : " (interrupted: continue with --resume " + outcome.dir + ")") << "\n";
+  std::cout.flush();
+}
+
 int exit_status(const RunOutcome& outcome, const std::string& fail_on) {
   if (!outcome.complete) return 130;
   if (fail_on.empty()) return kExitOk;
@@ -56,11 +70,6 @@ int exit_status(const RunOutcome& outcome, const std::string& fail_on) {
 }
 
 int run_run(const RunCliOptions& o) {
-  const char* world = std::getenv("OMPI_COMM_WORLD_SIZE");
-  if (!world) world = std::getenv("PMI_SIZE");
-  if (world && std::atoi(world) > 1)
-    throw InputError("placebench run does not run under mpirun yet (every rank would run its own experiment); "
-                     "start it once per node without mpirun, and measure collectives with `mpirun ... placebench collective`");
   if (!o.resume.empty() && (!o.config_file.empty() || o.seed || !o.rounds.empty() || !o.order.empty()))
     throw InputError("--resume continues a run with its own config, seed, rounds and order; drop the other options");
   ExperimentConfig cfg;
@@ -72,10 +81,24 @@ int run_run(const RunCliOptions& o) {
   std::signal(SIGINT, on_stop_signal);
   std::signal(SIGTERM, on_stop_signal);
   RunOptions ro{o.out, o.resume, o.command_line, static_cast<bool>(isatty(STDERR_FILENO))};
-  RunOutcome outcome = run_experiment(std::move(cfg), ro, g_stop_requested);
-  std::cout << render_analysis_table(outcome.classes, outcome.complete);
-  std::cout << "Results: " << outcome.dir << (outcome.complete ? "" : " (interrupted: continue with --resume " + outcome.dir + ")") << "\n";
-  return exit_status(outcome, o.fail_on);
+  if (!under_mpirun()) {
+    RunOutcome outcome = run_experiment(std::move(cfg), ro, g_stop_requested);
+    print_outcome(outcome);
+    return exit_status(outcome, o.fail_on);
+  }
+  // Under mpirun: every rank runs the schedule, rank 0 writes and prints. Anything that fails once
+  // MPI has started aborts the job, so no rank is left waiting in a collective.
+  if (!collectives::mpi_built()) throw InputError("placebench run under mpirun needs the MPI backend: rebuild with PLACEBENCH_ENABLE_MPI=ON");
+  collectives::MpiSession session;
+  if (session.rank() != 0) quiet_stderr_unless_rank0();
+  RunOutcome outcome;
+  try {
+    outcome = run_experiment(std::move(cfg), ro, g_stop_requested, &session);
+  } catch (const std::exception& e) {
+    abort_job(session, e.what());
+  }
+  if (session.rank() == 0) print_outcome(outcome);
+  return session.rank() == 0 ? exit_status(outcome, o.fail_on) : (outcome.complete ? kExitOk : 130);
 }
 
 }  // namespace

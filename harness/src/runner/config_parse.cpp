@@ -84,10 +84,33 @@ nlohmann::json parse_pipeline_params(const YamlContext& c, const YAML::Node& n, 
   return p;
 }
 
+// Collective parameters (one collective, type and size per class; run under mpirun).
+nlohmann::json parse_collective_params(const YamlContext& c, const YAML::Node& n, const std::string& where) {
+  c.check_keys(n, where, {"type", "backend", "op", "dtype", "redop", "bytes"});
+  nlohmann::json p = {{"op", "allreduce"}, {"dtype", "float32"}, {"redop", "sum"}, {"bytes", 1u << 20}};
+  if (n["op"])
+    p["op"] = c.one_of(n["op"], where + ".op", {"allreduce", "allgather", "reducescatter", "broadcast", "reduce", "alltoall", "sendrecv"});
+  if (n["dtype"]) p["dtype"] = c.one_of(n["dtype"], where + ".dtype", {"int8", "int32", "float16", "bfloat16", "float32", "float64"});
+  if (n["redop"]) p["redop"] = c.one_of(n["redop"], where + ".redop", {"sum", "prod", "max", "min"});
+  if (n["bytes"]) {
+    try {
+      p["bytes"] = parse_size(c.text(n["bytes"], where + ".bytes"), where + ".bytes");
+    } catch (const InputError&) {
+      c.fail(n["bytes"], where + ".bytes", "bad size; use 8, 64K, 1M");
+    }
+  }
+  return p;
+}
+
 WorkloadSpec parse_workload(const YamlContext& c, const YAML::Node& n, const std::string& where) {
   WorkloadSpec w;
-  if (!n.IsMap() || !n["type"]) c.fail(n, where + ".type", "missing; accepted: staging, pipeline");
-  w.type = c.one_of(n["type"], where + ".type", {"staging", "pipeline"});
+  if (!n.IsMap() || !n["type"]) c.fail(n, where + ".type", "missing; accepted: staging, pipeline, collective");
+  w.type = c.one_of(n["type"], where + ".type", {"staging", "pipeline", "collective"});
+  if (w.type == "collective") {
+    w.params = parse_collective_params(c, n, where);
+    if (n["backend"]) w.backend = c.one_of(n["backend"], where + ".backend", {"auto", "mpi", "nccl"});
+    return w;
+  }
   if (w.type == "pipeline") {
     w.params = parse_pipeline_params(c, n, where);
     if (n["backend"]) w.backend = c.one_of(n["backend"], where + ".backend", {"auto", "cuda", "host"});

@@ -9,6 +9,8 @@
 #include <set>
 #include <tuple>
 
+#include "placebench/collectives/mpi_session.h"
+#include "placebench/harness/collectives_driver/mpi_command.h"
 #include "placebench/harness/errors.h"
 #include "placebench/harness/runner/run_directory.h"
 #include "placebench/harness/runner/schedule.h"
@@ -44,6 +46,29 @@ class Progress {
 
 using SlotKey = std::tuple<std::string, int, std::string>;  // class, round, arm
 
+// True on every rank when any rank says true (rank 0's stop decisions and signals reach everyone).
+bool agree(collectives::MpiSession* session, bool mine) {
+  return session && session->size() > 1 ? session->agree_max(mine ? 1 : 0) != 0 : mine;
+}
+
+// Rank 0's seed on every rank (as two 32-bit halves: a double carries 53 bits exactly).
+std::uint64_t broadcast_seed(collectives::MpiSession& session, std::uint64_t seed) {
+  auto hi = static_cast<std::uint64_t>(session.broadcast(static_cast<double>(seed >> 32), 0));
+  auto lo = static_cast<std::uint64_t>(session.broadcast(static_cast<double>(seed & 0xffffffffu), 0));
+  return (hi << 32) | lo;
+}
+
+// Under mpirun a rank that fails inside a trial would leave the others waiting in a collective:
+// abort the job (after saying why) instead. Signals reach the ranks through `agree`, between trials.
+nlohmann::json run_trial_or_abort(const Inventory& inv, const ExperimentConfig& config, const ClassConfig& cls,
+                                  const TrialSlot& slot, collectives::MpiSession& session) {
+  try {
+    return run_trial(inv, config, cls, slot, nullptr, &session);
+  } catch (const std::exception& e) {
+    abort_job(session, std::string("trial ") + cls.name + "/" + arm_name(slot.arm) + ": " + e.what());
+  }
+}
+
 }  // namespace
 
 LoadedRun load_run(const std::string& dir) {
@@ -59,9 +84,19 @@ LoadedRun load_run(const std::string& dir) {
   return run;
 }
 
-RunOutcome run_experiment(ExperimentConfig config, const RunOptions& opt, const std::atomic<bool>& stop) {
+RunOutcome run_experiment(ExperimentConfig config, const RunOptions& opt, const std::atomic<bool>& stop,
+                          collectives::MpiSession* session) {
   Inventory inv = build_inventory(Topology::load_live());
   cross_check_live(inv, kernels::query_device_runtime());
+  bool multi = session && session->size() > 1;
+  bool root = !session || session->rank() == 0;
+  if (multi && !opt.resume_dir.empty())
+    throw InputError("--resume is not supported under mpirun yet; start a new run (or resume a run made without mpirun)");
+  if (multi) config.seed = broadcast_seed(*session, config.seed);
+  for (const auto& cls : config.classes)
+    if (cls.workload.type == "collective" && !multi)
+      throw InputError(config.source + ": class " + cls.name + ": collective workloads run under mpirun with at least 2 "
+                       "ranks (mpirun -np N placebench run --config ...)");
   std::vector<nlohmann::json> trials;
   std::optional<RunDirectory> rd;
   if (!opt.resume_dir.empty()) {
@@ -86,10 +121,13 @@ RunOutcome run_experiment(ExperimentConfig config, const RunOptions& opt, const 
         throw InputError(config.source + ": class " + cls.name + ": " + e.what());
       }
     }
-    nlohmann::json context = detail::make_run_context(config, inv, opt.command_line);
-    for (const auto& w : context["system"].value("warnings", nlohmann::json::array()))
-      std::cerr << "placebench run: warning: " << w.get<std::string>() << "\n";
-    rd = RunDirectory::create(config.output_dir, opt.out_dir, inv.host, context);
+    if (root) {
+      nlohmann::json context = detail::make_run_context(config, inv, opt.command_line);
+      if (session) context["mpi"] = {{"ranks", session->size()}};
+      for (const auto& w : context["system"].value("warnings", nlohmann::json::array()))
+        std::cerr << "placebench run: warning: " << w.get<std::string>() << "\n";
+      rd = RunDirectory::create(config.output_dir, opt.out_dir, inv.host, context);
+    }
   }
   std::set<SlotKey> done;
   for (const auto& t : trials) done.insert({t.at("class"), t.at("round").get<int>(), t.at("arm")});
@@ -109,26 +147,33 @@ RunOutcome run_experiment(ExperimentConfig config, const RunOptions& opt, const 
       for (std::size_t pos = 0; pos < order.size(); ++pos) {
         TrialSlot slot{cls.name, ci, order[pos], round, static_cast<int>(pos)};
         if (done.count({cls.name, round, arm_name(slot.arm)})) continue;
-        if (stop.load()) {
+        if (agree(session, stop.load())) {
           interrupted = true;
           break;
         }
-        progress.trial(slot, config.max_rounds, trial_count);
-        nlohmann::json t = run_trial(inv, config, cls, slot, &stop);
-        if (t.is_null()) {
+        if (root) progress.trial(slot, config.max_rounds, trial_count);
+        nlohmann::json t = multi ? run_trial_or_abort(inv, config, cls, slot, *session)
+                                 : run_trial(inv, config, cls, slot, &stop, session);
+        if (agree(session, t.is_null())) {
           interrupted = true;
           break;
         }
-        rd->append_trial(t);
-        trials.push_back(std::move(t));
+        if (root) {
+          rd->append_trial(t);
+          trials.push_back(std::move(t));
+        }
         ++trial_count;
       }
     }
     if (interrupted) break;
-    for (const auto& c : analyze_run(config, trials))
-      if (c.stop && c.rounds_done >= config.min_rounds) stopped.insert(c.name);
+    std::vector<ClassAnalysis> analysis = root ? analyze_run(config, trials) : std::vector<ClassAnalysis>{};
+    for (std::size_t ci = 0; ci < config.classes.size(); ++ci) {
+      bool stop_class = root && analysis[ci].stop && analysis[ci].rounds_done >= config.min_rounds;
+      if (agree(session, stop_class)) stopped.insert(config.classes[ci].name);  // rank 0 decides
+    }
   }
-  progress.done();
+  if (root) progress.done();
+  if (!root) return RunOutcome{"", {}, !interrupted};
   RunOutcome out{rd->path(), analyze_run(config, trials), !interrupted};
   rd->write_summary(analysis_to_json(out.classes, out.complete, trials.size()));
   return out;

@@ -5,7 +5,9 @@
 #include <cmath>
 #include <fmt/format.h>
 
+#include "placebench/harness/errors.h"
 #include "placebench/harness/placement/plan.h"
+#include "workload_run.h"
 #include "placebench/harness/stats/comparison.h"
 #include "placebench/harness/stats/quantile.h"
 #include "placebench/harness/workloads/pipeline.h"
@@ -70,14 +72,7 @@ double trial_statistic(const nlohmann::json& trial, Statistic statistic) {
 
 namespace {
 
-// What one workload produced in a trial, before it becomes a trial line.
-struct WorkloadRun {
-  std::string backend;
-  std::vector<std::int64_t> step_ns;
-  PlacementRecord placement;           // the (first) worker's record
-  nlohmann::json extra = nlohmann::json::object();  // workload-specific summary fields
-  bool stopped = false;
-};
+using detail::WorkloadRun;
 
 WorkloadRun staging_trial(const Inventory& inv, const ExperimentConfig& config, const ClassConfig& cls, Arm arm,
                           const std::atomic<bool>* stop) {
@@ -138,7 +133,7 @@ WorkloadRun pipeline_trial(const Inventory& inv, const ExperimentConfig& config,
 }  // namespace
 
 nlohmann::json run_trial(const Inventory& inv, const ExperimentConfig& config, const ClassConfig& cls,
-                         const TrialSlot& slot, const std::atomic<bool>* stop) {
+                         const TrialSlot& slot, const std::atomic<bool>* stop, collectives::MpiSession* session) {
   auto started = std::chrono::system_clock::now();
   auto t0 = std::chrono::steady_clock::now();
   // System metrics beside the step times (off the measured threads: the sampler has its own thread).
@@ -149,8 +144,13 @@ nlohmann::json run_trial(const Inventory& inv, const ExperimentConfig& config, c
   sampler.start();
   WorkloadRun run;
   try {
-    run = cls.workload.type == "pipeline" ? pipeline_trial(inv, config, cls, slot.arm, stop)
-                                          : staging_trial(inv, config, cls, slot.arm, stop);
+    if (cls.workload.type == "collective") {
+      if (!session) throw InputError("class " + cls.name + ": collective workloads run under mpirun");
+      run = detail::collective_trial(inv, config, cls, slot.arm, *session);
+    } else {
+      run = cls.workload.type == "pipeline" ? pipeline_trial(inv, config, cls, slot.arm, stop)
+                                            : staging_trial(inv, config, cls, slot.arm, stop);
+    }
   } catch (...) {
     sampler.stop();
     throw;

@@ -42,6 +42,7 @@ struct CollectiveRow {
   double time_us = 0;                // pipelined: mean over ranks of (elapsed / iters)
   double algbw_gbps = 0, busbw_gbps = 0;
   double iter_p50_us = 0, iter_p95_us = 0, iter_p99_us = 0, iter_max_us = 0;  // per iteration, slowest rank
+  std::vector<double> iter_slowest_us;  // every timed iteration in order, slowest rank's time (the runner's steps)
   std::int64_t wrong = -1;           // wrong elements summed over ranks; -1: not checked
 };
 

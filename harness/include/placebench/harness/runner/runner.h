@@ -8,6 +8,10 @@
 #include "placebench/harness/runner/analysis.h"
 #include "placebench/harness/runner/config.h"
 
+namespace placebench::collectives {
+class MpiSession;
+}
+
 namespace placebench::harness {
 
 struct RunOptions {
@@ -25,7 +29,11 @@ struct RunOutcome {
 
 // Runs (or resumes) the experiment. `stop` is raised by SIGINT/SIGTERM: the trial in flight is dropped,
 // every finished trial is already on disk, summary.json is written with complete = false.
-RunOutcome run_experiment(ExperimentConfig config, const RunOptions& options, const std::atomic<bool>& stop);
+// Under mpirun (`session` non-null, several ranks) every rank runs the same schedule (rank 0's seed,
+// broadcast), every rank takes part in each trial, rank 0 alone writes the run directory, and stop
+// decisions (sequential rule, signals) are rank 0's, shared before the next trial.
+RunOutcome run_experiment(ExperimentConfig config, const RunOptions& options, const std::atomic<bool>& stop,
+                          collectives::MpiSession* session = nullptr);
 
 // Rebuilds the analysis of a run directory from trials.jsonl (compare, and summary.json when missing).
 struct LoadedRun {

@@ -7,6 +7,10 @@
 #include "placebench/harness/runner/config.h"
 #include "placebench/harness/topology/inventory.h"
 
+namespace placebench::collectives {
+class MpiSession;
+}
+
 namespace placebench::harness {
 
 struct TrialSlot {
@@ -19,8 +23,9 @@ struct TrialSlot {
 
 // Runs the trial. Returns a null JSON when `stop` was raised before the trial finished (an unfinished
 // trial is never recorded). Throws InputError when the class cannot be planned on this node.
+// `session` (may be null outside mpirun) is needed by collective classes; every rank runs the trial.
 nlohmann::json run_trial(const Inventory& inv, const ExperimentConfig& config, const ClassConfig& cls,
-                         const TrialSlot& slot, const std::atomic<bool>* stop);
+                         const TrialSlot& slot, const std::atomic<bool>* stop, collectives::MpiSession* session = nullptr);
 
 // The per-trial statistic the class compares (median step, p99 step, or throughput in steps/s) from a
 // trial line's summary.
