@@ -97,18 +97,20 @@ double rate_alone(Fn fn, double seconds) {
   return n / std::chrono::duration<double>(Clock::now() - t0).count();
 }
 
+// Each repetition measures the stages alone and then the whole pipeline, back to back, so the two see
+// the same machine state; the counters are medians over repetitions (on a shared 2-vCPU VM a single
+// stage-alone figure taken once drifts by +-30% against a later pipeline run).
 void BM_PipelineVsSlowestStage(benchmark::State& state) {
   double rate = calibrate_iterations_per_cpu_ns();
   Parts parts = make_parts(rate);
   std::vector<std::byte> batch(kBatchBytes);
   auto worker = parts.stage->make_worker();
   std::uint64_t index = 0;
-  double f = rate_alone([&] { worker->produce(index++, batch.data()); }, 0.1);
-  double p = rate_alone([&] { parts.consumer->copy_in(batch.data(), kBatchBytes); }, 0.05);
-  double g = rate_alone([&] { benchmark::DoNotOptimize(parts.consumer->compute(kBatchBytes)); }, 0.1);
-  double slowest = std::min({f, p, g});
-  double batches = 0, seconds = 0;
+  std::vector<double> ratios, pipeline_rates, slowest_rates;
   for (auto _ : state) {
+    double f = rate_alone([&] { worker->produce(index++, batch.data()); }, 0.05);
+    double p = rate_alone([&] { parts.consumer->copy_in(batch.data(), kBatchBytes); }, 0.02);
+    double g = rate_alone([&] { benchmark::DoNotOptimize(parts.consumer->compute(kBatchBytes)); }, 0.05);
     StagingRing ring(4, kBatchBytes, {});
     EngineParams params;
     params.workers = 1;
@@ -120,17 +122,21 @@ void BM_PipelineVsSlowestStage(benchmark::State& state) {
       state.SkipWithError(r.error.c_str());
       return;
     }
-    batches += static_cast<double>(r.steps.size());
-    seconds += static_cast<double>(r.measured_ns) / 1e9;
+    double throughput = static_cast<double>(r.steps.size()) / (static_cast<double>(r.measured_ns) / 1e9);
+    double slowest = std::min({f, p, g});
+    ratios.push_back(throughput / slowest);
+    pipeline_rates.push_back(throughput);
+    slowest_rates.push_back(slowest);
   }
-  double throughput = seconds > 0 ? batches / seconds : 0;
-  state.counters["batches_s"] = throughput;
-  state.counters["producer_alone_batches_s"] = f;
-  state.counters["copy_alone_batches_s"] = p;
-  state.counters["compute_alone_batches_s"] = g;
-  state.counters["slowest_stage_batches_s"] = slowest;
-  state.counters["vs_slowest_stage"] = throughput / slowest;  // target >= 0.9
+  auto median = [](std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v.empty() ? 0.0 : v[v.size() / 2];
+  };
+  state.counters["batches_s"] = median(pipeline_rates);
+  state.counters["slowest_stage_batches_s"] = median(slowest_rates);
+  state.counters["vs_slowest_stage"] = median(ratios);  // target >= 0.9
+  state.counters["vs_slowest_stage_min"] = *std::min_element(ratios.begin(), ratios.end());
 }
-BENCHMARK(BM_PipelineVsSlowestStage)->UseRealTime()->Unit(benchmark::kMillisecond)->Iterations(3);
+BENCHMARK(BM_PipelineVsSlowestStage)->UseRealTime()->Unit(benchmark::kMillisecond)->Iterations(7);
 
 }  // namespace
