@@ -7,7 +7,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "../runner/yaml_check.h"
+#include "placebench/harness/yaml_check.h"
 #include "placebench/harness/check/units.h"
 #include "placebench/harness/errors.h"
 

@@ -9,7 +9,7 @@
 #include "placebench/harness/errors.h"
 #include "placebench/harness/runner/config.h"
 #include "placebench/harness/units.h"
-#include "yaml_check.h"
+#include "placebench/harness/yaml_check.h"
 
 namespace placebench::harness {
 namespace {

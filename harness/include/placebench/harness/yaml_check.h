@@ -1,4 +1,5 @@
-// Small helpers for validating YAML with errors that name file, line and key (internal to the runner).
+// Validating YAML input (configs, references) with errors that name file, line and key, shared by the
+// runner's config parser and `check`'s reference files.
 #pragma once
 #include <yaml-cpp/yaml.h>
 

@@ -1,5 +1,5 @@
 // YAML validation helpers (see yaml_check.h).
-#include "yaml_check.h"
+#include "placebench/harness/yaml_check.h"
 
 #include <fmt/format.h>
 
