@@ -49,11 +49,7 @@ WorkloadRun collective_trial(const Inventory& inv, const ExperimentConfig& confi
   reset_main_thread_placement();
   coll::CollectiveBenchConfig cfg = bench_config(config, cls);
   RankIdentity who{session.rank(), session.local_rank(), session.local_size(), session.host()};
-  PlanRequest req;
-  req.device = {cls.gpu, cls.device_numa};
-  req.remote_node = cls.remote_node;
-  req.cpus_per_worker = cls.cpus_per_worker;
-  req.allow_degenerate = cls.allow_degenerate;
+  PlanRequest req = cls.plan_request({arm});
   RankDevice dev = rank_device(inv, req.device, who, 1);
   bool nccl = cls.workload.backend != "mpi" && can_use_nccl(dev);
   if (cls.workload.backend == "nccl" && !nccl)

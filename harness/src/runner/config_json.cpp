@@ -15,6 +15,18 @@ std::vector<Arm> ClassConfig::arms() const {
   return a;
 }
 
+PlanRequest ClassConfig::plan_request(std::vector<Arm> arms_to_plan) const {
+  PlanRequest req;
+  req.arms = std::move(arms_to_plan);
+  req.device = {gpu, device_numa};
+  req.remote_node = remote_node;
+  req.cpus_per_worker = cpus_per_worker;
+  req.allow_degenerate = allow_degenerate;
+  if (workload.type == "staging" && workload.direction == Direction::kBidir) req.workers = 2;
+  if (workload.type == "pipeline") req.workers = workload.params.value("workers", 1);
+  return req;
+}
+
 namespace {
 
 template <class T>

@@ -108,15 +108,8 @@ RunOutcome run_experiment(ExperimentConfig config, const RunOptions& opt, const 
   } else {
     // Plan every class now, so a class this node cannot run fails before anything is measured.
     for (const auto& cls : config.classes) {
-      PlanRequest req;
-      req.arms = cls.arms();
-      req.device = {cls.gpu, cls.device_numa};
-      req.remote_node = cls.remote_node;
-      req.cpus_per_worker = cls.cpus_per_worker;
-      req.allow_degenerate = cls.allow_degenerate;
-      req.workers = cls.workload.direction == Direction::kBidir ? 2 : 1;
       try {
-        plan_arms(inv, req);
+        plan_arms(inv, cls.plan_request(cls.arms()));
       } catch (const InputError& e) {
         throw InputError(config.source + ": class " + cls.name + ": " + e.what());
       }

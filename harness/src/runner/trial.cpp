@@ -39,11 +39,7 @@ StagingConfig staging_config(const ClassConfig& cls) {
   s.backend = cls.workload.backend;
   s.direction = cls.workload.direction;
   s.memory = cls.workload.memory;
-  s.placement.device.gpu = cls.gpu;
-  s.placement.device.device_numa = cls.device_numa;
-  s.placement.remote_node = cls.remote_node;
-  s.placement.cpus_per_worker = cls.cpus_per_worker;
-  s.placement.allow_degenerate = cls.allow_degenerate;
+  s.placement = cls.plan_request({});
   return s;
 }
 
@@ -93,11 +89,7 @@ WorkloadRun pipeline_trial(const Inventory& inv, const ExperimentConfig& config,
   const nlohmann::json& p = cls.workload.params;
   PipelineConfig pc;
   pc.backend = cls.workload.backend;
-  pc.placement.device = {cls.gpu, cls.device_numa};
-  pc.placement.remote_node = cls.remote_node;
-  pc.placement.cpus_per_worker = cls.cpus_per_worker;
-  pc.placement.allow_degenerate = cls.allow_degenerate;
-  pc.placement.arms = {arm};
+  pc.placement = cls.plan_request({arm});
   pc.workers = p.value("workers", pc.workers);
   pc.prefetch = p.value("prefetch", pc.prefetch);
   pc.ring = p.value("ring", pc.ring);

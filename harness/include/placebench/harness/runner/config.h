@@ -43,6 +43,9 @@ struct ClassConfig {
   Statistic statistic = Statistic::kMedian;
   nlohmann::json decision;          // job length, GPUs per job, queue times, objective, rate (for `decide`)
   std::vector<Arm> arms() const;    // baseline first, then compare
+  // The placement request every trial of this class plans with (device, remote node, CPUs per worker,
+  // degenerate arms, and the workers its workload needs: 2 for bidir staging, the pipeline's workers).
+  PlanRequest plan_request(std::vector<Arm> arms) const;
 };
 
 struct ExperimentConfig {
