@@ -111,6 +111,28 @@ TEST(Plan, WorkersGetDisjointCpuSets) {
   EXPECT_NE(err.find("4 free"), std::string::npos) << err;
 }
 
+TEST(Plan, TrainingLoopTakesTheRestOfTheArmsCpuNode) {
+  Inventory inv = load(own_topology("2s2n-4gpu.xml"));
+  PlanRequest r = request({Arm::kLocal, Arm::kCpuRemoteMemLocal, Arm::kUnpinned}, 2);  // GPU 2: node 1 (CPUs 4-7)
+  r.workers = 1;
+  r.cpus_per_worker = 2;
+  auto plans = plan_arms(inv, r);
+  EXPECT_EQ(plans[0].loop.cpus, (std::vector<int>{6, 7}));  // beside the worker's 4-5
+  EXPECT_EQ(plans[0].loop.mem_nodes, std::vector<int>{1});
+  EXPECT_EQ(plans[1].loop.cpus, (std::vector<int>{2, 3}));  // CPUs follow the arm's CPU node, memory its memory node
+  EXPECT_EQ(plans[1].loop.mem_nodes, std::vector<int>{1});
+  EXPECT_TRUE(plans[2].loop.cpus.empty());
+  EXPECT_TRUE(plans[2].loop.mem_nodes.empty());
+  // Workers holding every CPU of the node: the loop shares them.
+  r.workers = 2;
+  EXPECT_EQ(plan_arms(inv, r)[0].loop.cpus, (std::vector<int>{4, 5, 6, 7}));
+  // Only allowed CPUs.
+  inv.allowed_cpus = "0-5";
+  r.workers = 1;
+  r.cpus_per_worker = 1;
+  EXPECT_EQ(plan_arms(inv, r)[0].loop.cpus, std::vector<int>{5});
+}
+
 TEST(Plan, AllowedCpusetLimitsTheFreeCpus) {
   Inventory inv = load(own_topology("2s2n-4gpu.xml"));
   inv.allowed_cpus = "0-1,4-7";

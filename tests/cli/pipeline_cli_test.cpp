@@ -15,6 +15,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "placebench/hostpipe/cpulist.h"
+#include "placebench/hostpipe/process_limits.h"
 #include "run_command.h"
 
 using namespace placebench::testing;
@@ -62,6 +64,27 @@ TEST(PipelineCli, JsonHasStepsSummaryAndPlacement) {
   ASSERT_EQ(j["placement"]["workers"].size(), 1u);
   EXPECT_EQ(j["placement"]["workers"][0]["status"], "verified") << j["placement"].dump();
   EXPECT_EQ(j["placement"]["ring"]["status"], "verified") << j["placement"].dump();
+  // The training loop is placed too: on the arm's node, beside the worker when a CPU is left.
+  const json& loop = j["placement"]["loop"];
+  EXPECT_EQ(loop["status"], "verified") << loop.dump();
+  EXPECT_EQ(loop["effective"]["cpus"], loop["requested"]["cpus"]) << loop.dump();
+  std::vector<int> loop_cpus = placebench::hostpipe::parse_cpulist(loop["requested"]["cpus"].get<std::string>());
+  std::vector<int> worker_cpus =
+      placebench::hostpipe::parse_cpulist(j["placement"]["workers"][0]["requested"]["cpus"].get<std::string>());
+  ASSERT_FALSE(loop_cpus.empty());
+  if (placebench::hostpipe::current_thread_affinity().size() > 1) {
+    for (int c : worker_cpus) EXPECT_EQ(std::count(loop_cpus.begin(), loop_cpus.end(), c), 0) << loop.dump();
+  }
+}
+
+TEST(PipelineCli, UnpinnedLeavesTheTrainingLoopUnbound) {
+  auto r = run_command(small_run({"--arm", "unpinned"}));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json loop = json::parse(r.out)["placement"]["loop"];
+  EXPECT_EQ(loop["requested"]["cpus"], "") << loop.dump();
+  EXPECT_EQ(placebench::hostpipe::parse_cpulist(loop["effective"]["cpus"].get<std::string>()),
+            placebench::hostpipe::current_thread_affinity())
+      << loop.dump();
 }
 
 TEST(PipelineCli, JpegStageAndContentionRun) {

@@ -4,34 +4,17 @@
 
 #include <nlohmann/json.hpp>
 
-#include "run_command.h"
+#include "vm_run.h"
 
 using namespace placebench::testing;
 using nlohmann::json;
 
 namespace {
 
-struct VmRun {
-  CommandResult result;
-  json record;
-};
-
 VmRun verify_in_vm(const std::vector<std::string>& verify_args, const std::vector<std::string>& vm_args = {}) {
-  std::vector<std::string> argv = {std::string(PLACEBENCH_SOURCE_DIR) + "/scripts/numa-vm.sh", "--nodes", "2",
-                                   "--mem-per-node", "256", "--timeout", "300"};
-  argv.insert(argv.end(), vm_args.begin(), vm_args.end());
-  argv.insert(argv.end(), {"--", placebench_binary(), "verify", "--json", "--bytes", "16M"});
-  argv.insert(argv.end(), verify_args.begin(), verify_args.end());
-  VmRun run{run_command(argv, 400), {}};
-  if (!run.result.out.empty()) run.record = json::parse(run.result.out, nullptr, false);
-  return run;
-}
-
-// pages histogram -> {node: count} of present pages only
-std::map<std::string, std::size_t> pages(const json& rec) {
-  std::map<std::string, std::size_t> out;
-  for (auto& [k, v] : rec["pages"].items()) out[k] = v.get<std::size_t>();
-  return out;
+  std::vector<std::string> command = {"verify", "--json", "--bytes", "16M"};
+  command.insert(command.end(), verify_args.begin(), verify_args.end());
+  return placebench_in_vm(command, vm_args);
 }
 
 constexpr std::size_t kPages = 16u << 20 >> 12;  // 16 MiB of 4 KiB pages

@@ -41,6 +41,7 @@ nlohmann::json plan_to_json(const Inventory& inv, const std::vector<ArmPlan>& pl
                     {"cpu_node", p.cpu_node < 0 ? nlohmann::json(nullptr) : nlohmann::json(p.cpu_node)},
                     {"degenerate", p.degenerate},
                     {"workers", workers},
+                    {"loop", {{"cpus", hostpipe::format_cpulist(p.loop.cpus)}, {"mem_nodes", p.loop.mem_nodes}}},
                     {"notes", p.notes}});
   }
   return {{"source", inv.source},

@@ -31,10 +31,11 @@ std::vector<int> usable_cpus(const Inventory& inv, int node, bool ignore_allowed
   return out;
 }
 
-std::vector<WorkerPlacement> split_workers(const Inventory& inv, const ArmPlan& plan, const PlanRequest& req,
-                                           bool explicit_cpu_node) {
-  std::vector<WorkerPlacement> workers(static_cast<size_t>(req.workers));
-  if (plan.cpu_node < 0) return workers;  // unpinned: nothing requested
+// Fills the workers' placements (disjoint CPU sets) and the training loop's (the rest of the node).
+void split_workers(const Inventory& inv, ArmPlan& plan, const PlanRequest& req, bool explicit_cpu_node) {
+  std::vector<WorkerPlacement>& workers = plan.workers;
+  workers.assign(static_cast<size_t>(req.workers), {});
+  if (plan.cpu_node < 0) return;  // unpinned: nothing requested
   std::vector<int> cpus = usable_cpus(inv, plan.cpu_node, explicit_cpu_node);
   size_t need = static_cast<size_t>(req.workers) * static_cast<size_t>(req.cpus_per_worker);
   if (cpus.size() < need)
@@ -47,7 +48,9 @@ std::vector<WorkerPlacement> split_workers(const Inventory& inv, const ArmPlan& 
     workers[w].cpus.assign(first, first + req.cpus_per_worker);
     workers[w].mem_nodes = {plan.mem_node};
   }
-  return workers;
+  plan.loop.cpus.assign(cpus.begin() + static_cast<long>(need), cpus.end());
+  if (plan.loop.cpus.empty()) plan.loop.cpus = cpus;
+  plan.loop.mem_nodes = {plan.mem_node};
 }
 
 }  // namespace
@@ -132,7 +135,7 @@ std::vector<ArmPlan> plan_arms(const Inventory& inv, const PlanRequest& req) {
         p.notes.push_back(fmt::format("node {} is outside the allowed memory nodes ({}): verification will show it",
                                       *req.remote_node, inv.allowed_mems));
     }
-    p.workers = split_workers(inv, p, req, explicit_cpu_node);
+    split_workers(inv, p, req, explicit_cpu_node);
     plans.push_back(std::move(p));
   }
   return plans;

@@ -12,7 +12,10 @@
 namespace placebench::harness {
 
 PlacedWorker apply_placement(const ArmPlan& plan, std::size_t worker, std::size_t bytes) {
-  const WorkerPlacement& wp = plan.workers.at(worker);
+  return apply_placement(plan, plan.workers.at(worker), bytes);
+}
+
+PlacedWorker apply_placement(const ArmPlan& plan, const WorkerPlacement& wp, std::size_t bytes) {
   PlacedWorker placed;
   PlacementRecord& rec = placed.record;
   rec.arm = arm_name(plan.arm);

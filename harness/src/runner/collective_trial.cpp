@@ -66,7 +66,7 @@ WorkloadRun collective_trial(const Inventory& inv, const ExperimentConfig& confi
   if (!row.unsupported.empty()) throw InputError("class " + cls.name + ": " + row.unsupported);
   if (result.wrong_total > 0)
     throw std::runtime_error("class " + cls.name + ": " + std::to_string(result.wrong_total) + " wrong elements in the result");
-  WorkloadRun w{nccl ? "nccl" : "mpi", {}, placed.placed.record, nlohmann::json::object(), false};
+  WorkloadRun w{nccl ? "nccl" : "mpi", {}, placed.placed.record, nlohmann::json::object(), false, {}};
   for (double us : row.iter_slowest_us) w.step_ns.push_back(static_cast<std::int64_t>(us * 1e3));
   nlohmann::json rank_records = nlohmann::json::array();
   for (const auto& r : ranks) rank_records.push_back(nlohmann::json::parse(r));

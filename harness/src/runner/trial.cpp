@@ -78,10 +78,18 @@ WorkloadRun staging_trial(const Inventory& inv, const ExperimentConfig& config, 
   ArmPlan plan = plan_arms(inv, req).front();
   StagingSteps run = run_staging_steps(inv, scfg, plan, cls.workload.bytes, cls.workload.copies, config.warmup_steps,
                                        config.steps, stop);
-  WorkloadRun w{run.backend, std::move(run.step_ns), run.placement, nlohmann::json::object(), run.stopped};
+  WorkloadRun w{run.backend, std::move(run.step_ns), run.placement, nlohmann::json::object(), run.stopped, {}};
   w.extra["bytes_per_step"] = static_cast<double>(cls.workload.bytes) * cls.workload.copies *
                               (cls.workload.direction == Direction::kBidir ? 2 : 1);
   return w;
+}
+
+// The trial's placement flag comes from its worst record: failed, then partial, then verified.
+std::string worst_placement_status(const WorkloadRun& run) {
+  std::string worst = run.placement.status;
+  for (const auto& p : run.more_placements)
+    if (p.status == "failed" || (p.status == "partial" && worst == "verified")) worst = p.status;
+  return worst;
 }
 
 WorkloadRun pipeline_trial(const Inventory& inv, const ExperimentConfig& config, const ClassConfig& cls, Arm arm,
@@ -109,7 +117,7 @@ WorkloadRun pipeline_trial(const Inventory& inv, const ExperimentConfig& config,
   PipelineResult r = run_pipeline(inv, pc);
   if (r.status == "failed") throw std::runtime_error("pipeline trial failed: " + r.error);
   WorkloadRun w{r.backend, {}, r.worker_placement.empty() ? PlacementRecord{} : r.worker_placement.front(),
-                nlohmann::json::object(), r.status == "interrupted"};
+                nlohmann::json::object(), r.status == "interrupted", {}};
   for (const auto& s : r.steps) w.step_ns.push_back(s.step_ns);
   w.extra = {{"input_bound_pct", r.summary.input_bound_pct}, {"input_bound_class", r.summary.input_bound_class},
              {"wait_ns_median", r.summary.wait_ns_median}, {"h2d_ns_median", r.summary.h2d_ns_median},
@@ -119,6 +127,10 @@ WorkloadRun pipeline_trial(const Inventory& inv, const ExperimentConfig& config,
   for (const auto& wp : r.worker_placement) workers.push_back(placement_to_json(wp));
   w.extra["placement_workers"] = workers;
   w.extra["placement_ring"] = placement_to_json(r.ring_placement);
+  w.extra["placement_loop"] = placement_to_json(r.loop_placement);
+  w.more_placements.assign(r.worker_placement.begin() + (r.worker_placement.empty() ? 0 : 1), r.worker_placement.end());
+  w.more_placements.push_back(r.ring_placement);
+  w.more_placements.push_back(r.loop_placement);
   return w;
 }
 
@@ -150,7 +162,8 @@ nlohmann::json run_trial(const Inventory& inv, const ExperimentConfig& config, c
   nlohmann::json system = hostpipe::sysmetrics::sampler_summary_to_json(sampler.stop(), false);
   if (run.stopped) return nullptr;
   std::vector<std::string> flags;
-  if (run.placement.status != "verified") flags.push_back("placement_" + run.placement.status);
+  std::string placement = worst_placement_status(run);
+  if (placement != "verified") flags.push_back("placement_" + placement);
   if (run.placement.degenerate) flags.push_back("degenerate");
   nlohmann::json summary = summarize_steps(run.step_ns, flags);
   summary.update(run.extra);

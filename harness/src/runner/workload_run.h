@@ -21,6 +21,8 @@ struct WorkloadRun {
   PlacementRecord placement;           // the (first) worker's record; rank 0's for collectives
   nlohmann::json extra = nlohmann::json::object();  // workload-specific summary fields
   bool stopped = false;
+  std::vector<PlacementRecord> more_placements;  // the other records that can flag the trial (pipeline:
+                                                 // the other workers, the ring, the training loop)
 };
 
 // One collective of the class, `steps` timed iterations (barrier, one call, sync; the slowest rank's

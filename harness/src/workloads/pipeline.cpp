@@ -1,6 +1,6 @@
 // The pipeline driver: validates the configuration, resolves the arm and the backend, builds the
 // dataset, ring, consumer and contention, runs the engine with each worker bound and recorded on its own
-// thread, and summarises (see pipeline.h).
+// thread and the training loop on the caller's (placed for the run), and summarises (see pipeline.h).
 #include "placebench/harness/workloads/pipeline.h"
 
 #include <fmt/format.h>
@@ -12,9 +12,11 @@
 
 #include "placebench/harness/errors.h"
 #include "placebench/harness/units.h"
+#include "placebench/hostpipe/binding.h"
 #include "placebench/hostpipe/cpulist.h"
 #include "placebench/hostpipe/pipeline/calibration.h"
 #include "placebench/hostpipe/pipeline/engine.h"
+#include "placebench/hostpipe/process_limits.h"
 #include "placebench/kernels/device_runtime.h"
 
 namespace placebench::harness {
@@ -22,6 +24,20 @@ namespace {
 
 // Pages each worker allocates and touches from its bound thread to prove its placement.
 constexpr std::size_t kWorkerProofBytes = std::size_t{256} << 10;
+// Puts the calling thread's CPU affinity back as it was at construction.
+class AffinityRestore {
+ public:
+  AffinityRestore() : cpus_(hostpipe::current_thread_affinity()) {}
+  ~AffinityRestore() {
+    if (!cpus_.empty()) hostpipe::bind_current_thread(cpus_);
+  }
+  AffinityRestore(const AffinityRestore&) = delete;
+  AffinityRestore& operator=(const AffinityRestore&) = delete;
+
+ private:
+  std::vector<int> cpus_;
+};
+
 // Never plan to use more than this share of MemAvailable.
 constexpr double kMemoryShare = 0.8;
 
@@ -251,7 +267,14 @@ PipelineResult run_pipeline(const Inventory& inv, const PipelineConfig& cfg) {
   params.stall_timeout = std::chrono::nanoseconds(static_cast<std::int64_t>(r.stall_timeout_s * 1e9));
 
   hostpipe::ContentionThreads contention(cfg.contention);
-  hostpipe::EngineResult er = hostpipe::run_engine(params, *stage, ring, *consumer, hooks);
+  hostpipe::EngineResult er;
+  {
+    // This thread is the training loop: placed by the arm for the run, then given its affinity back
+    // (run interleaves arms in one process). Workers start from here and then bind themselves.
+    AffinityRestore restore;
+    r.loop_placement = apply_placement(plan, plan.loop, kWorkerProofBytes).record;
+    er = hostpipe::run_engine(params, *stage, ring, *consumer, hooks);
+  }
   r.contention = contention.stop();
 
   r.status = er.status;

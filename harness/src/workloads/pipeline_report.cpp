@@ -44,6 +44,14 @@ nlohmann::json task_json(const hostpipe::ContentionReport& c) {
           {"problem", c.problem}};
 }
 
+// "Placement:    worker 0 CPUs 2-3 memory 1: verified".
+std::string placement_line(const std::string& who, const PlacementRecord& p) {
+  return fmt::format("Placement:    {} CPUs {} memory {}: {}{}\n", who,
+                     p.requested_cpus.empty() ? "(not bound)" : hostpipe::format_cpulist(p.requested_cpus),
+                     p.requested_mems.empty() ? "(default)" : hostpipe::format_cpulist(p.requested_mems), p.status,
+                     p.degenerate ? " (degenerate)" : "");
+}
+
 }  // namespace
 
 PipelineSummary summarize_steps(const std::vector<PipelineStep>& steps, int batch_samples, std::uint64_t batch_bytes) {
@@ -136,7 +144,8 @@ nlohmann::json pipeline_to_json(const PipelineResult& r) {
             {"warmup", r.warmup}, {"stall_timeout_s", r.stall_timeout_s}}},
           {"steps", steps},
           {"summary", summary},
-          {"placement", {{"workers", workers}, {"ring", placement_to_json(r.ring_placement)}}},
+          {"placement",
+           {{"workers", workers}, {"ring", placement_to_json(r.ring_placement)}, {"loop", placement_to_json(r.loop_placement)}}},
           {"contention", contention}};
 }
 
@@ -164,13 +173,9 @@ std::string render_pipeline_table(const PipelineResult& r) {
   out += fmt::format("Memory:       peak RSS {}, pinned {}, page faults {} minor / {} major\n",
                      format_size(static_cast<std::uint64_t>(m.peak_rss_bytes)), format_size(static_cast<std::uint64_t>(m.pinned_bytes)),
                      m.minor_faults, m.major_faults);
-  for (std::size_t w = 0; w < r.worker_placement.size(); ++w) {
-    const auto& p = r.worker_placement[w];
-    out += fmt::format("Placement:    worker {} CPUs {} memory {}: {}{}\n", w,
-                       p.requested_cpus.empty() ? "(not bound)" : hostpipe::format_cpulist(p.requested_cpus),
-                       p.requested_mems.empty() ? "(default)" : hostpipe::format_cpulist(p.requested_mems), p.status,
-                       p.degenerate ? " (degenerate)" : "");
-  }
+  for (std::size_t w = 0; w < r.worker_placement.size(); ++w)
+    out += placement_line("worker " + std::to_string(w), r.worker_placement[w]);
+  out += placement_line("training loop", r.loop_placement);
   out += fmt::format("Placement:    ring memory {}: {} ({:.1f}% of pages on the requested nodes)\n",
                      r.ring_placement.requested_mems.empty() ? "(default)" : hostpipe::format_cpulist(r.ring_placement.requested_mems),
                      r.ring_placement.status, r.ring_placement.requested_pages_pct);

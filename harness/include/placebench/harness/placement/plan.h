@@ -36,6 +36,10 @@ struct ArmPlan {
   int cpu_node = -1;                // the node the CPUs come from (-1: unpinned)
   int mem_node = -1;                // the node memory is bound to (-1: unpinned)
   std::vector<WorkerPlacement> workers;
+  // The training loop (the thread that feeds the device, e.g. the pipeline's consumer): the CPUs of
+  // the arm's CPU node that no worker holds, or all of that node's CPUs when the workers hold every
+  // one (shared then); memory as the workers'. Empty for unpinned.
+  WorkerPlacement loop;
   bool degenerate = false;          // the arm could not be realised as named (e.g. remote on one node)
   std::vector<std::string> notes;
 };

@@ -39,6 +39,8 @@ struct PlacedWorker {
 // page from this thread, then verifies. Never throws for a placement the kernel refuses: that is a
 // `failed` record. Throws std::runtime_error only when memory cannot be mapped at all.
 PlacedWorker apply_placement(const ArmPlan& plan, std::size_t worker, std::size_t bytes);
+// The same for any placement of the arm (e.g. plan.loop, the training loop's).
+PlacedWorker apply_placement(const ArmPlan& plan, const WorkerPlacement& placement, std::size_t bytes);
 
 // Re-reads affinity, policy and page locations, and sets status and problems.
 void verify_placement(PlacementRecord& record, const hostpipe::NumaBuffer& buffer);

@@ -1,7 +1,8 @@
 // The dataloader-pipeline workload: a synthetic training loop whose step time splits into data wait,
 // copy and compute, under one placement arm. W worker threads (each bound to its own CPUs of the arm)
 // decode batches into a ring of R staging buffers on the arm's memory node; a prefetch queue of depth P
-// feeds the training loop, which copies each batch to the device (cuda) or to the device's NUMA node
+// feeds the training loop (the calling thread, bound for the run to the arm's CPUs that no worker holds),
+// which copies each batch to the device (cuda) or to the device's NUMA node
 // (host), checksums it there against the producer's checksum, and computes for the configured step.
 // Mechanism in hostpipe/pipeline; this is the policy: placement, backend, validation, summary, printers.
 #pragma once
@@ -89,6 +90,7 @@ struct PipelineResult {
   PipelineSummary summary;
   std::vector<PlacementRecord> worker_placement;  // one per worker, from its own thread
   PlacementRecord ring_placement;      // the staging ring (requested_cpus empty: memory only)
+  PlacementRecord loop_placement;      // the training loop (the consumer's thread): ArmPlan::loop
   std::vector<hostpipe::ContentionReport> contention;
 };
 
