@@ -3,6 +3,7 @@
 
 #include <cstdlib>
 #include <string>
+#include <thread>
 #if PLACEBENCH_HAVE_MPI
 #include <mpi.h>
 
@@ -111,6 +112,27 @@ std::vector<double> MpiSession::gather_doubles(const std::vector<double>& mine, 
   return all;
 }
 
+std::string MpiSession::broadcast_string(const std::string& value, int root) {
+  unsigned long long len = value.size();
+  PB_MPI_CALL(MPI_Bcast(&len, 1, MPI_UNSIGNED_LONG_LONG, root, MPI_COMM_WORLD));
+  std::string out = rank_ == root ? value : std::string(static_cast<std::size_t>(len), '\0');
+  PB_MPI_CALL(MPI_Bcast(out.data(), static_cast<int>(len), MPI_CHAR, root, MPI_COMM_WORLD));
+  return out;
+}
+
+bool MpiSession::idle_barrier(std::chrono::milliseconds timeout) {
+  MPI_Request request;
+  PB_MPI_CALL(MPI_Ibarrier(MPI_COMM_WORLD, &request));
+  auto deadline = std::chrono::steady_clock::now() + timeout;
+  for (;;) {
+    int done = 0;
+    PB_MPI_CALL(MPI_Test(&request, &done, MPI_STATUS_IGNORE));
+    if (done) return true;
+    if (std::chrono::steady_clock::now() >= deadline) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+}
+
 void* MpiSession::world_handle() const { return &g_world; }
 
 #else
@@ -123,6 +145,8 @@ int MpiSession::agree_max(int status) { return status; }
 double MpiSession::sum(double v) { return v; }
 double MpiSession::max(double v) { return v; }
 double MpiSession::broadcast(double v, int) { return v; }
+std::string MpiSession::broadcast_string(const std::string& value, int) { return value; }
+bool MpiSession::idle_barrier(std::chrono::milliseconds) { return true; }
 std::vector<std::string> MpiSession::gather_strings(const std::string& mine, int) { return {mine}; }
 std::vector<double> MpiSession::gather_doubles(const std::vector<double>& mine, int) { return mine; }
 void* MpiSession::world_handle() const { return nullptr; }

@@ -94,6 +94,9 @@ int run_run(const RunCliOptions& o) {
   RunOutcome outcome;
   try {
     outcome = run_experiment(std::move(cfg), ro, g_stop_requested, &session);
+  } catch (const AgreedInputError& e) {
+    if (session.rank() == 0) std::cerr << "placebench: " << e.what() << "\n";
+    return kExitBadInput;
   } catch (const std::exception& e) {
     abort_job(session, e.what());
   }

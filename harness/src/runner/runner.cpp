@@ -3,6 +3,7 @@
 // a class stops when every arm's sequential rule says so.
 #include "placebench/harness/runner/runner.h"
 
+#include <array>
 #include <chrono>
 #include <fmt/format.h>
 #include <iostream>
@@ -69,6 +70,53 @@ nlohmann::json run_trial_or_abort(const Inventory& inv, const ExperimentConfig& 
   }
 }
 
+// The longest the other ranks wait for rank 0 to finish a node-local trial (staging, pipeline) before
+// they abort the job: a trial is steps x step time, seconds to minutes; an hour means rank 0 is stuck.
+constexpr std::chrono::minutes kNodeLocalTrialDeadline{60};
+
+// Under mpirun, staging and pipeline trials measure rank 0's node alone: the other ranks wait without
+// spinning (so they neither share its CPUs nor its memory bandwidth) and get no record.
+nlohmann::json node_local_trial(const Inventory& inv, const ExperimentConfig& config, const ClassConfig& cls,
+                                const TrialSlot& slot, collectives::MpiSession& session) {
+  nlohmann::json t = session.rank() == 0 ? run_trial_or_abort(inv, config, cls, slot, session) : nlohmann::json::object();
+  if (!session.idle_barrier(kNodeLocalTrialDeadline))
+    abort_job(session, fmt::format("rank {} waited {} min for rank 0 to finish trial {}/{} round {}; rank 0 is stuck",
+                                   session.rank(), kNodeLocalTrialDeadline.count(), cls.name, arm_name(slot.arm), slot.round));
+  return t;
+}
+
+// What a resumed run needs on every rank: rank 0 reads the run directory and sends the config copy, the
+// trials already recorded (class, round, arm) and their count; a rank count that differs from the
+// run's is refused (collective figures depend on it). Every rank throws the same InputError on failure.
+struct ResumeState {
+  nlohmann::json config;
+  std::vector<std::array<nlohmann::json, 3>> done;
+  std::size_t recorded = 0;
+};
+
+ResumeState share_resume_state(collectives::MpiSession& session, RunDirectory* rd, const std::vector<nlohmann::json>& trials,
+                               const std::string& dir) {
+  nlohmann::json msg;
+  if (session.rank() == 0) {
+    int ranks = rd->run().contains("mpi") ? rd->run()["mpi"].value("ranks", 1) : 1;
+    if (ranks != session.size()) {
+      msg["error"] = fmt::format("{}/run.json: the run was made with {} rank(s), this job has {}; resume it with "
+                                 "mpirun -np {} (or without mpirun for 1)",
+                                 dir, ranks, session.size(), ranks);
+    } else {
+      msg["config"] = rd->run().at("config");
+      msg["recorded"] = trials.size();
+      msg["done"] = nlohmann::json::array();
+      for (const auto& t : trials) msg["done"].push_back({t.at("class"), t.at("round"), t.at("arm")});
+    }
+  }
+  msg = nlohmann::json::parse(session.broadcast_string(session.rank() == 0 ? msg.dump() : "", 0));
+  if (msg.contains("error")) throw AgreedInputError(msg["error"].get<std::string>());
+  ResumeState s{msg["config"], {}, msg["recorded"].get<std::size_t>()};
+  for (const auto& d : msg["done"]) s.done.push_back({d[0], d[1], d[2]});
+  return s;
+}
+
 }  // namespace
 
 LoadedRun load_run(const std::string& dir) {
@@ -90,8 +138,6 @@ RunOutcome run_experiment(ExperimentConfig config, const RunOptions& opt, const 
   cross_check_live(inv, kernels::query_device_runtime());
   bool multi = session && session->size() > 1;
   bool root = !session || session->rank() == 0;
-  if (multi && !opt.resume_dir.empty())
-    throw InputError("--resume is not supported under mpirun yet; start a new run (or resume a run made without mpirun)");
   if (multi) config.seed = broadcast_seed(*session, config.seed);
   for (const auto& cls : config.classes)
     if (cls.workload.type == "collective" && !multi)
@@ -99,12 +145,34 @@ RunOutcome run_experiment(ExperimentConfig config, const RunOptions& opt, const 
                        "ranks (mpirun -np N placebench run --config ...)");
   std::vector<nlohmann::json> trials;
   std::optional<RunDirectory> rd;
+  std::set<SlotKey> done;
+  std::size_t recorded = 0;
   if (!opt.resume_dir.empty()) {
-    rd = RunDirectory::open(opt.resume_dir);
-    config = config_from_json(rd->run().at("config"));
-    std::vector<std::string> warnings;
-    trials = rd->read_trials(warnings, /*repair=*/true);
-    for (const auto& w : warnings) std::cerr << "placebench run: warning: " << w << "\n";
+    // Rank 0 alone reads (and repairs) the directory: other ranks may not share its filesystem. A
+    // failure there must reach the other ranks before they wait in a collective.
+    std::string error;
+    if (root) {
+      try {
+        rd = RunDirectory::open(opt.resume_dir);
+        config = config_from_json(rd->run().at("config"));
+        std::vector<std::string> warnings;
+        trials = rd->read_trials(warnings, /*repair=*/true);
+        for (const auto& w : warnings) std::cerr << "placebench run: warning: " << w << "\n";
+      } catch (const std::exception& e) {
+        if (!multi) throw;
+        error = e.what();
+      }
+    }
+    if (multi) {
+      if (agree(session, !error.empty())) {
+        std::string why = session->broadcast_string(error, 0);
+        throw AgreedInputError(why.empty() ? "--resume " + opt.resume_dir + ": rank 0 could not open the run" : why);
+      }
+      ResumeState s = share_resume_state(*session, rd ? &*rd : nullptr, trials, opt.resume_dir);
+      if (!root) config = config_from_json(s.config);
+      for (const auto& d : s.done) done.insert({d[0].get<std::string>(), d[1].get<int>(), d[2].get<std::string>()});
+      recorded = s.recorded;
+    }
   } else {
     // Plan every class now, so a class this node cannot run fails before anything is measured.
     for (const auto& cls : config.classes) {
@@ -122,15 +190,15 @@ RunOutcome run_experiment(ExperimentConfig config, const RunOptions& opt, const 
       rd = RunDirectory::create(config.output_dir, opt.out_dir, inv.host, context);
     }
   }
-  std::set<SlotKey> done;
   for (const auto& t : trials) done.insert({t.at("class"), t.at("round").get<int>(), t.at("arm")});
+  if (root) recorded = trials.size();
   std::set<std::string> stopped;
   Progress progress(opt.tty_progress, static_cast<int>(config.max_rounds * [&] {
                       std::size_t n = 0;
                       for (const auto& c : config.classes) n += c.arms().size();
                       return n;
                     }()));
-  int trial_count = static_cast<int>(trials.size());
+  int trial_count = static_cast<int>(recorded);
   bool interrupted = false;
   for (int round = 0; round < config.max_rounds && !interrupted && stopped.size() < config.classes.size(); ++round) {
     for (std::size_t ci = 0; ci < config.classes.size() && !interrupted; ++ci) {
@@ -145,8 +213,9 @@ RunOutcome run_experiment(ExperimentConfig config, const RunOptions& opt, const 
           break;
         }
         if (root) progress.trial(slot, config.max_rounds, trial_count);
-        nlohmann::json t = multi ? run_trial_or_abort(inv, config, cls, slot, *session)
-                                 : run_trial(inv, config, cls, slot, &stop, session);
+        nlohmann::json t = !multi                                   ? run_trial(inv, config, cls, slot, &stop, session)
+                           : cls.workload.type == "collective" ? run_trial_or_abort(inv, config, cls, slot, *session)
+                                                               : node_local_trial(inv, config, cls, slot, *session);
         if (agree(session, t.is_null())) {
           interrupted = true;
           break;

@@ -2,6 +2,7 @@
 // helpers the drivers need (status agreement, gathers). No MPI header leaks out of collectives; in
 // builds without MPI every constructor throws MpiNotBuilt.
 #pragma once
+#include <chrono>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -44,6 +45,12 @@ class MpiSession {
   std::vector<double> gather_doubles(const std::vector<double>& mine, int root);
   // Broadcast of a double from root.
   double broadcast(double value, int root);
+  // Root's string on every rank.
+  std::string broadcast_string(const std::string& value, int root);
+  // A barrier that does not spin a core while it waits (MPI_Ibarrier, tested every millisecond), so
+  // ranks waiting for rank 0 do not disturb what it measures. False when `timeout` ran out first (the
+  // barrier cannot be withdrawn: the caller should abort the job).
+  bool idle_barrier(std::chrono::milliseconds timeout);
 
   // Ends MPI now (MPI_Finalize); the destructor then does nothing.
   void finalize();
