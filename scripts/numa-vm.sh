@@ -138,6 +138,14 @@ trap 'exit 130' INT
 trap 'exit 143' TERM
 trap 'exit 129' HUP
 
+here=$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=numa-vm/kernel.sh
+. "$here/numa-vm/kernel.sh"
+# shellcheck source=numa-vm/stage.sh
+. "$here/numa-vm/stage.sh"
+# shellcheck source=numa-vm/guest-init.sh
+. "$here/numa-vm/guest-init.sh"
+
 # ------------------------------------------------------------------ host tools
 apt_install() {  # apt_install PKG...: install packages (root only)
     [[ $(id -u) -eq 0 ]] || setup_error "missing $*; install it: apt-get install -y $*"
@@ -178,126 +186,13 @@ if (( ${#missing[@]} )); then
 fi
 if command -v cpio >/dev/null; then cpio=(cpio --quiet -o -H newc -0); else cpio=("$busybox" cpio -o -H newc -0); fi
 
-# ------------------------------------------------------------------ kernel
-kernel=""
-if [[ -n ${PLACEBENCH_VM_KERNEL:-} ]]; then
-    [[ -f $PLACEBENCH_VM_KERNEL ]] || setup_error "PLACEBENCH_VM_KERNEL=$PLACEBENCH_VM_KERNEL: no such file"
-    kernel=$PLACEBENCH_VM_KERNEL
-else
-    resolve_pkg() {
-        if [[ -n ${PLACEBENCH_VM_KERNEL_PKG:-} ]]; then echo "$PLACEBENCH_VM_KERNEL_PKG"; return; fi
-        local p
-        p=$(apt-cache depends linux-image-cloud-amd64 2>/dev/null |
-            sed -n 's/^ *Depends: <\{0,1\}\(linux-image-[0-9][^ >]*-cloud-amd64\)>\{0,1\}$/\1/p' | head -n 1)
-        if [[ -z $p ]]; then
-            p=$(apt-cache search --names-only '^linux-image-[0-9].*-cloud-amd64$' 2>/dev/null |
-                awk '{print $1}' | sort -V | tail -n 1)
-        fi
-        echo "$p"
-    }
-    pkg=""
-    command -v apt-cache >/dev/null && pkg=$(resolve_pkg)
-    if [[ -z $pkg && -f $cache/current ]]; then
-        pkg=$(<"$cache/current")          # offline: reuse the last kernel
-    fi
-    if [[ -z $pkg && $(id -u) -eq 0 ]] && command -v apt-get >/dev/null; then
-        apt-get update -q >"$W/apt-update.log" 2>&1 || true
-        pkg=$(resolve_pkg)
-    fi
-    [[ -n $pkg ]] || setup_error "cannot find a linux-image-*-cloud-amd64 package (apt-cache search linux-image | grep cloud-amd64); set PLACEBENCH_VM_KERNEL=/path/to/vmlinuz"
-    if [[ ! -f $cache/$pkg/vmlinuz ]]; then
-        dl=$(mktemp -d "$cache/.dl.XXXXXX")
-        echo "$ME: downloading kernel $pkg into $cache (once) ..." >&2
-        if ! (cd "$dl" && apt-get download -o APT::Sandbox::User=root "$pkg") >"$W/apt-download.log" 2>&1; then
-            cat "$W/apt-download.log" >&2; rm -rf -- "$dl"
-            setup_error "apt-get download $pkg failed"
-        fi
-        deb=("$dl"/*.deb)
-        mkdir -p "$dl/x" "$dl/out"
-        # Equivalent of 'dpkg-deb -x', restricted to /boot (the modules are not needed).
-        if ! dpkg-deb --fsys-tarfile "${deb[0]}" | tar -x -C "$dl/x" --wildcards './boot/*' 2>"$W/unpack.log"; then
-            rm -rf -- "$dl/x"; mkdir -p "$dl/x"
-            dpkg-deb -x "${deb[0]}" "$dl/x" 2>>"$W/unpack.log" || { cat "$W/unpack.log" >&2; rm -rf -- "$dl"; setup_error "cannot unpack ${deb[0]##*/}"; }
-        fi
-        vm=("$dl"/x/boot/vmlinuz-*)
-        [[ -f ${vm[0]} ]] || { rm -rf -- "$dl"; setup_error "no /boot/vmlinuz-* in ${deb[0]##*/}"; }
-        cp -- "${vm[0]}" "$dl/out/vmlinuz"
-        cp -- "$dl"/x/boot/config-* "$dl/out/" 2>/dev/null || true
-        echo "${deb[0]##*/}" >"$dl/out/package"
-        rm -rf -- "${cache:?}/$pkg"
-        mv -- "$dl/out" "$cache/$pkg"
-        rm -rf -- "$dl"
-    fi
-    echo "$pkg" >"$cache/current"
-    kernel=$cache/$pkg/vmlinuz
-fi
+find_kernel
 exec 9>&-                                   # release the cache lock
 
 # ------------------------------------------------------------------ initramfs
 S=$W/root
 mkdir -p "$S"
 declare -A STAGED=()
-
-# stage_dir DIR: make DIR (absolute host path) exist in the staging tree,
-# recreating symlinked components (e.g. /lib -> usr/lib) as symlinks.
-stage_dir() {
-    local d=$1
-    [[ $d == / || -n ${STAGED[$d]:-} ]] && return 0
-    STAGED[$d]=1
-    local parent=${d%/*}; [[ -n $parent ]] || parent=/
-    stage_dir "$parent"
-    local rparent; rparent=$(realpath -- "$parent") || return 0
-    [[ $rparent == / ]] && rparent=""
-    if [[ -L $d ]]; then
-        ln -sfn -- "$(readlink -- "$d")" "$S$rparent/${d##*/}"
-        local rd; rd=$(realpath -- "$d") || return 0   # dangling: leave the link
-        stage_dir "$rd"
-    else
-        mkdir -p -- "$S$rparent/${d##*/}"
-    fi
-}
-
-# stage_path PATH: copy file/dir/symlink PATH (absolute) to the same path in
-# the staging tree; follows symlink chains.  Writes only below real (resolved)
-# directories, so absolute symlinks never make it write outside $S.
-stage_path() {
-    local p=$1
-    [[ -n ${STAGED[$p]:-} ]] && return 0
-    STAGED[$p]=1
-    if [[ ! -e $p && ! -L $p ]]; then echo "$ME: warning: $p does not exist" >>"$W/stage.log"; return 0; fi
-    local dir=${p%/*}; [[ -n $dir ]] || dir=/
-    stage_dir "$dir"
-    local rdir; rdir=$(realpath -- "$dir") || return 0; [[ $rdir == / ]] && rdir=""
-    local dest=$S$rdir/${p##*/}
-    if [[ -L $p ]]; then
-        local t; t=$(readlink -- "$p")
-        ln -sfn -- "$t" "$dest"
-        [[ $t == /* ]] || t=$rdir/$t
-        stage_path "$(realpath -sm -- "$t")"
-    elif [[ -d $p ]]; then
-        local rp; rp=$(realpath -- "$p")
-        mkdir -p -- "$dest"
-        cp -a -- "$p/." "$dest/"
-        # symlinks inside that lead outside the directory
-        local l t
-        while IFS= read -r -d '' l; do
-            t=$(readlink -- "$l")
-            [[ $t == /* ]] || t=$(realpath -s -- "$(dirname -- "$l")")/$t
-            t=$(realpath -sm -- "$t")
-            [[ $t == "$rp"/* ]] || stage_path "$t"
-        done < <(find "$rp" -type l -print0)
-    else
-        cp -p -- "$p" "$dest"
-    fi
-}
-
-# Shared libraries (absolute paths) that ldd lists for the given files.
-ldd_libs() {
-    (( $# )) || return 0
-    { ldd -- "$@" 2>/dev/null || true; } | awk '
-        $2 == "=>" && $3 ~ /^\// { print $3; next }
-        $1 ~ /^\// && $2 ~ /^\(0x/ { print $1 }' | sort -u
-}
 
 # The program, its interpreter (#! scripts) and its libraries.
 stage_path "$prog"
@@ -327,8 +222,7 @@ for x in ${extra_abs[@]+"${extra_abs[@]}"}; do
     stage_path "$x"
     mapfile -d '' elfs < <(find -L "$x" -type f \( -name '*.so' -o -name '*.so.*' -o -perm -u=x \) -print0 2>/dev/null)
     if (( ${#elfs[@]} )); then
-        while IFS= read -r lib; do stage_path "$lib"; done < <(printf '%s\0' "${elfs[@]}" | xargs -0 -r ldd 2>/dev/null |
-            awk '$2 == "=>" && $3 ~ /^\// { print $3; next } $1 ~ /^\// && $2 ~ /^\(0x/ { print $1 }' | sort -u)
+        while IFS= read -r lib; do stage_path "$lib"; done < <(ldd_libs "${elfs[@]}")
     fi
 done
 
@@ -347,69 +241,7 @@ mkdir -p "$S$rbin"
 [[ -e $S/etc/nsswitch.conf ]] || printf 'passwd: files\ngroup: files\nhosts: files\n' >"$S/etc/nsswitch.conf"
 
 nonce=$RANDOM$RANDOM
-# shellcheck disable=SC2016  # $vars below are for the guest shell
-{
-    cat <<'EOF'
-#!/.pb/bin/busybox sh
-# Generated by scripts/numa-vm.sh: guest init.
-bb=/.pb/bin/busybox
-$bb mount -t proc proc /proc
-$bb --install -s /.pb/bin
-export PATH=/.pb/bin
-mount -t sysfs sysfs /sys
-mount -t devtmpfs devtmpfs /dev 2>/dev/null
-exec </dev/null >/dev/console 2>&1
-mkdir -p /dev/pts /dev/shm /sys/fs/cgroup
-mount -t devpts devpts /dev/pts
-mount -t tmpfs -o mode=1777 tmpfs /dev/shm
-mount -t cgroup2 cgroup2 /sys/fs/cgroup
-hostname numa-vm
-ip link set lo up 2>/dev/null || ifconfig lo 127.0.0.1 up
-EOF
-    printf 'nonce=%s\n' "$nonce"
-    cat <<'EOF'
-fail() {
-    echo "PBVM-FAIL:$nonce:$*"
-    $bb sync; $bb poweroff -f; exit 1
-}
-for t in /dev/ttyS1 /dev/ttyS2; do
-    stty -F $t raw -echo clocal 115200 || fail "cannot configure $t"
-done
-EOF
-    run_prefix=""
-    if [[ -n $cpuset_cpus || -n $cpuset_mems ]]; then
-        cat <<'EOF'
-cg=/sys/fs/cgroup/pb
-mkdir -p $cg || fail "cannot create $cg"
-echo +cpuset >/sys/fs/cgroup/cgroup.subtree_control || fail "cannot enable +cpuset in cgroup.subtree_control"
-EOF
-        [[ -z $cpuset_cpus ]] || printf 'echo %s >$cg/cpuset.cpus || fail "cannot write cpuset.cpus=%s"\n' "$cpuset_cpus" "$cpuset_cpus"
-        [[ -z $cpuset_mems ]] || printf 'echo %s >$cg/cpuset.mems || fail "cannot write cpuset.mems=%s"\n' "$cpuset_mems" "$cpuset_mems"
-        run_prefix="\$bb sh -c 'echo \$\$ >/sys/fs/cgroup/pb/cgroup.procs || exit 125; exec \"\$@\"' pb-cpuset"
-    fi
-    cat <<'EOF'
-export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin:/.pb/bin
-export HOME=/root TMPDIR=/tmp
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export OMPI_MCA_plm_rsh_agent=false   # no ssh in the guest; single node
-EOF
-    for e in ${envs[@]+"${envs[@]}"}; do printf 'export %s\n' "$(shquote "$e")"; done
-    printf 'cd /root\n'
-    printf 'echo "PBVM-START:$nonce"\n'
-    printf '%s' "$run_prefix"
-    printf ' %s' "$(shquote "$prog")"
-    for a in "$@"; do printf ' %s' "$(shquote "$a")"; done
-    printf ' </dev/null >/dev/ttyS1 2>/dev/ttyS2\n'
-    cat <<'EOF'
-rc=$?
-$bb sync
-echo
-echo "PBVM-EXIT:$nonce:$rc"
-$bb poweroff -f
-exit $rc
-EOF
-} >"$S/init"
-chmod 755 "$S/init"
+write_guest_init "$S/init" "$nonce" "$prog" "$@"
 
 (cd "$S" && find . -mindepth 1 -print0 | "${cpio[@]}") 2>"$W/cpio.log" | gzip -1 >"$W/initramfs.cpio.gz" ||
     { cat "$W/cpio.log" >&2; setup_error "cannot build the initramfs"; }
