@@ -31,7 +31,7 @@ std::string format_nccl_version(int version) {
 
 namespace {
 
-void* g_handle = nullptr;  // the loaded library, for nccl_api()
+[[maybe_unused]] void* g_handle = nullptr;  // the loaded library, for nccl_api() (NCCL builds)
 
 NcclAvailability load() {
   NcclAvailability a;

@@ -148,6 +148,22 @@ TEST(DecideInput, RunDirectoryFixture) {
   EXPECT_TRUE(j["classes"][1]["policies"][0]["cost_per_job"].is_null());
 }
 
+TEST(DecideInput, ThroughputRatiosBecomeExecutionTime) {
+  // remote: +25% throughput [+20, +30] -> the job takes 1/1.25 = 0.8 of local: -20% [-23.08, -16.67].
+  DecideReport r = decide_run_directory(fixture("run-throughput"), {});
+  ASSERT_EQ(r.classes.size(), 1u);
+  ASSERT_TRUE(r.classes[0].input);
+  const RemoteRatio& remote = r.classes[0].input->remote;
+  EXPECT_NEAR(remote.pct, -20.0, 1e-9);
+  EXPECT_NEAR(*remote.lo_pct, 100.0 * (1 / 1.3 - 1), 1e-9);
+  EXPECT_NEAR(*remote.hi_pct, 100.0 * (1 / 1.2 - 1), 1e-9);
+  EXPECT_NEAR(*remote.throughput_pct, 25.0, 1e-9);
+  // Remote placement is faster here, so taking it (any) costs nothing and saves queue time.
+  EXPECT_EQ(r.classes[0].recommendation, "any");
+  EXPECT_NEAR(r.classes[0].policies[2].exec_min.est, 48.0, 1e-6);  // 60 min x 0.8
+  EXPECT_NE(render_decide_table(r).find("(throughput +25.0%)"), std::string::npos) << render_decide_table(r);
+}
+
 TEST(DecideInput, OverridesAndAnyArm) {
   DecideOverrides o;
   o.objective = parse_objective("turnaround", "x");

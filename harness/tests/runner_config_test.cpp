@@ -60,6 +60,10 @@ TEST(RunnerConfig, ErrorsNameFileLineKeyAndAcceptedValues) {
   EXPECT_NE(e.find("not valid YAML"), std::string::npos) << e;
   e = error_of(std::string(kMinimal) + "  - name: a\n    workload: {type: staging}\n");
   EXPECT_NE(e.find("duplicate class name a"), std::string::npos) << e;
+  // A class's decision block: the line of the bad key itself, as for every other key.
+  e = error_of("classes:\n  - name: a\n    workload: {type: staging}\n    decision:\n      job_length: 1h\n"
+               "      gpus_per_job: 1\n      queue: {strict: 1m, prefer: 1m, any: 1m}\n      speed: 3\n");
+  EXPECT_NE(e.find("bad.yaml:8: decision.speed: unknown key"), std::string::npos) << e;
   for (const std::string& msg : {e}) EXPECT_EQ(msg.find('\n'), std::string::npos);
 }
 

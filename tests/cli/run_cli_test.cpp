@@ -10,6 +10,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "placebench/hostpipe/cpulist.h"
+#include "placebench/hostpipe/process_limits.h"
 #include "run_command.h"
 
 using namespace placebench::testing;
@@ -64,6 +66,16 @@ TEST(RunCli, WritesRunTrialsAndSummary) {
     EXPECT_EQ(t["step_ns"].size(), 12u);
     EXPECT_EQ(t["placement"]["status"], "verified");
     for (const char* k : {"class", "arm", "round", "position", "summary", "flags"}) EXPECT_TRUE(t.contains(k)) << k;
+    // The sampler reports the arm's CPUs and, when one is left, runs on another.
+    const json& system = t["system"];
+    std::string worker = t["placement"]["requested"]["cpus"];
+    if (worker.empty()) continue;  // unpinned: every CPU, sampler unbound
+    ASSERT_EQ(system["cpu"]["per_cpu"].size(), 1u) << system.dump();
+    EXPECT_EQ(std::to_string(system["cpu"]["per_cpu"][0]["cpu"].get<int>()), worker);
+    if (placebench::hostpipe::current_thread_affinity().size() > 1) {
+      auto sampler = placebench::hostpipe::parse_cpulist(system["sampler"]["cpus"].get<std::string>());
+      EXPECT_EQ(std::count(sampler.begin(), sampler.end(), std::stoi(worker)), 0) << system["sampler"].dump();
+    }
   }
   json summary = read_json(out + "/summary.json");
   EXPECT_TRUE(summary["complete"]);

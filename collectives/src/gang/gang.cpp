@@ -48,7 +48,7 @@ std::vector<double> encode(const GangRank& r, int attempts) {
 
 std::optional<double> opt(double x) { return std::isnan(x) ? std::nullopt : std::optional<double>(x); }
 
-GangRank decode(const std::vector<double>& v, int attempts) {
+[[maybe_unused]] GangRank decode(const std::vector<double>& v, int attempts) {  // used by MPI builds
   GangRank r;
   r.rank = static_cast<int>(v[0]);
   r.process_start_s = v[1];

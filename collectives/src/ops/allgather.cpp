@@ -19,29 +19,23 @@ class AllGather final : public CollectiveOp {
   double expected(const OpContext& ctx, const OpLayout& l, std::size_t i) const override {
     return input_value(ctx, false, static_cast<int>(i / l.send_count), i % l.send_count);
   }
-  void run_mpi(const OpCall& c) const override {
 #if PLACEBENCH_HAVE_MPI
+  void run_mpi(const OpCall& c) const override {
     MPI_Datatype t = mpi_type(c.ctx.type);
     int n = mpi_count(c.layout.send_count);
     if (c.ctx.in_place)
       PB_MPI_CALL(MPI_Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, c.recv, n, t, mpi_comm(c)));
     else
       PB_MPI_CALL(MPI_Allgather(c.send, n, t, c.recv, n, t, mpi_comm(c)));
-#else
-    (void)c;
-    backend_not_built("MPI");
-#endif
   }
-  void run_nccl(const OpCall& c) const override {
+#endif
 #if PLACEBENCH_HAVE_NCCL
+  void run_nccl(const OpCall& c) const override {
     const void* send = c.ctx.in_place ? at(c.recv, c.layout.in_offset, c.ctx.type) : c.send;
     PB_NCCL_CALL_ASYNC(nccl_api().ncclAllGather(send, c.recv, c.layout.send_count, nccl_type(c.ctx.type),
                                                 nccl_comm(c), nccl_stream(c)));
-#else
-    (void)c;
-    backend_not_built("NCCL");
-#endif
   }
+#endif
 };
 
 }  // namespace

@@ -16,24 +16,18 @@ class AllReduce final : public CollectiveOp {
     return {c, c, c, 0, 0};
   }
   double expected(const OpContext& ctx, const OpLayout&, std::size_t i) const override { return reduced_input(ctx, i); }
-  void run_mpi(const OpCall& c) const override {
 #if PLACEBENCH_HAVE_MPI
+  void run_mpi(const OpCall& c) const override {
     PB_MPI_CALL(MPI_Allreduce(c.ctx.in_place ? MPI_IN_PLACE : c.send, c.recv, mpi_count(c.layout.count),
                               mpi_type(c.ctx.type), mpi_op(c.ctx.redop), mpi_comm(c)));
-#else
-    (void)c;
-    backend_not_built("MPI");
-#endif
   }
-  void run_nccl(const OpCall& c) const override {
+#endif
 #if PLACEBENCH_HAVE_NCCL
+  void run_nccl(const OpCall& c) const override {
     PB_NCCL_CALL_ASYNC(nccl_api().ncclAllReduce(c.send, c.recv, c.layout.count, nccl_type(c.ctx.type),
                                                 nccl_op(c.ctx.redop), nccl_comm(c), nccl_stream(c)));
-#else
-    (void)c;
-    backend_not_built("NCCL");
-#endif
   }
+#endif
 };
 
 }  // namespace

@@ -25,21 +25,18 @@ class AllToAll final : public CollectiveOp {
     if (ctx.backend == Backend::kNccl && ctx.in_place) return "NCCL has no in-place alltoall";
     return CollectiveOp::unsupported(ctx);
   }
-  void run_mpi(const OpCall& c) const override {
 #if PLACEBENCH_HAVE_MPI
+  void run_mpi(const OpCall& c) const override {
     MPI_Datatype t = mpi_type(c.ctx.type);
     int block = mpi_count(c.layout.count / static_cast<std::size_t>(c.ctx.nranks));
     if (c.ctx.in_place)
       PB_MPI_CALL(MPI_Alltoall(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, c.recv, block, t, mpi_comm(c)));
     else
       PB_MPI_CALL(MPI_Alltoall(c.send, block, t, c.recv, block, t, mpi_comm(c)));
-#else
-    (void)c;
-    backend_not_built("MPI");
-#endif
   }
-  void run_nccl(const OpCall& c) const override {
+#endif
 #if PLACEBENCH_HAVE_NCCL
+  void run_nccl(const OpCall& c) const override {
     const NcclApi& nccl = nccl_api();
     std::size_t block = c.layout.count / static_cast<std::size_t>(c.ctx.nranks);
     PB_NCCL_CALL_ASYNC(nccl.ncclGroupStart());
@@ -49,11 +46,8 @@ class AllToAll final : public CollectiveOp {
       PB_NCCL_CALL_ASYNC(nccl.ncclRecv(at(c.recv, off, c.ctx.type), block, nccl_type(c.ctx.type), p, nccl_comm(c), nccl_stream(c)));
     }
     PB_NCCL_CALL_ASYNC(nccl.ncclGroupEnd());
-#else
-    (void)c;
-    backend_not_built("NCCL");
-#endif
   }
+#endif
 };
 
 }  // namespace

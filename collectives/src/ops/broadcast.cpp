@@ -20,25 +20,19 @@ class Broadcast final : public CollectiveOp {
   double expected(const OpContext& ctx, const OpLayout&, std::size_t i) const override {
     return input_value(ctx, false, ctx.root, i);
   }
-  void run_mpi(const OpCall& c) const override {
 #if PLACEBENCH_HAVE_MPI
+  void run_mpi(const OpCall& c) const override {
     if (!c.ctx.in_place && c.ctx.rank == c.ctx.root)
       std::memcpy(c.recv, c.send, c.layout.count * type_size(c.ctx.type));
     PB_MPI_CALL(MPI_Bcast(c.recv, mpi_count(c.layout.count), mpi_type(c.ctx.type), c.ctx.root, mpi_comm(c)));
-#else
-    (void)c;
-    backend_not_built("MPI");
-#endif
   }
-  void run_nccl(const OpCall& c) const override {
+#endif
 #if PLACEBENCH_HAVE_NCCL
+  void run_nccl(const OpCall& c) const override {
     PB_NCCL_CALL_ASYNC(nccl_api().ncclBroadcast(c.send, c.recv, c.layout.count, nccl_type(c.ctx.type), c.ctx.root,
                                                 nccl_comm(c), nccl_stream(c)));
-#else
-    (void)c;
-    backend_not_built("NCCL");
-#endif
   }
+#endif
 };
 
 }  // namespace

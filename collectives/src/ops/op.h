@@ -51,8 +51,10 @@ class CollectiveOp {
   virtual double expected(const OpContext& ctx, const OpLayout& layout, std::size_t i) const = 0;
   // Why this backend cannot run it (nullptr: it can).
   virtual const char* unsupported(const OpContext& ctx) const;
-  virtual void run_mpi(const OpCall& call) const = 0;
-  virtual void run_nccl(const OpCall& call) const = 0;
+  // One call of the collective. Each op overrides these only where its backend is built; the
+  // defaults throw (the backend is not built into this binary).
+  virtual void run_mpi(const OpCall& call) const;
+  virtual void run_nccl(const OpCall& call) const;
 };
 
 const CollectiveOp& collective_op(Collective op);

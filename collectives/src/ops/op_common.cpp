@@ -56,6 +56,9 @@ double reduced_input(const OpContext& ctx, std::size_t j) {
   return acc;
 }
 
+void CollectiveOp::run_mpi(const OpCall&) const { backend_not_built("MPI"); }
+void CollectiveOp::run_nccl(const OpCall&) const { backend_not_built("NCCL"); }
+
 const char* CollectiveOp::unsupported(const OpContext& ctx) const {
   bool half = ctx.type == DataType::kFloat16 || ctx.type == DataType::kBFloat16;
   if (ctx.backend == Backend::kMpi && half && collective_reduces(id()))

@@ -17,26 +17,20 @@ class Reduce final : public CollectiveOp {
   }
   bool output_checked(const OpContext& ctx) const override { return ctx.rank == ctx.root; }
   double expected(const OpContext& ctx, const OpLayout&, std::size_t i) const override { return reduced_input(ctx, i); }
-  void run_mpi(const OpCall& c) const override {
 #if PLACEBENCH_HAVE_MPI
+  void run_mpi(const OpCall& c) const override {
     bool root = c.ctx.rank == c.ctx.root;
     const void* send = c.ctx.in_place && root ? MPI_IN_PLACE : c.ctx.in_place ? c.recv : c.send;
     PB_MPI_CALL(MPI_Reduce(send, c.recv, mpi_count(c.layout.count), mpi_type(c.ctx.type), mpi_op(c.ctx.redop),
                            c.ctx.root, mpi_comm(c)));
-#else
-    (void)c;
-    backend_not_built("MPI");
-#endif
   }
-  void run_nccl(const OpCall& c) const override {
+#endif
 #if PLACEBENCH_HAVE_NCCL
+  void run_nccl(const OpCall& c) const override {
     PB_NCCL_CALL_ASYNC(nccl_api().ncclReduce(c.send, c.recv, c.layout.count, nccl_type(c.ctx.type), nccl_op(c.ctx.redop),
                                              c.ctx.root, nccl_comm(c), nccl_stream(c)));
-#else
-    (void)c;
-    backend_not_built("NCCL");
-#endif
   }
+#endif
 };
 
 }  // namespace

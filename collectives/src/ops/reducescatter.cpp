@@ -21,25 +21,19 @@ class ReduceScatter final : public CollectiveOp {
   double expected(const OpContext& ctx, const OpLayout& l, std::size_t i) const override {
     return reduced_input(ctx, static_cast<std::size_t>(ctx.rank) * l.recv_count + i);
   }
-  void run_mpi(const OpCall& c) const override {
 #if PLACEBENCH_HAVE_MPI
+  void run_mpi(const OpCall& c) const override {
     PB_MPI_CALL(MPI_Reduce_scatter_block(c.ctx.in_place ? MPI_IN_PLACE : c.send, c.recv, mpi_count(c.layout.recv_count),
                                          mpi_type(c.ctx.type), mpi_op(c.ctx.redop), mpi_comm(c)));
-#else
-    (void)c;
-    backend_not_built("MPI");
-#endif
   }
-  void run_nccl(const OpCall& c) const override {
+#endif
 #if PLACEBENCH_HAVE_NCCL
+  void run_nccl(const OpCall& c) const override {
     void* recv = c.ctx.in_place ? at(c.recv, c.layout.out_offset, c.ctx.type) : c.recv;
     PB_NCCL_CALL_ASYNC(nccl_api().ncclReduceScatter(c.send, recv, c.layout.recv_count, nccl_type(c.ctx.type),
                                                     nccl_op(c.ctx.redop), nccl_comm(c), nccl_stream(c)));
-#else
-    (void)c;
-    backend_not_built("NCCL");
-#endif
   }
+#endif
 };
 
 }  // namespace

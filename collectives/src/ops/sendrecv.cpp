@@ -21,8 +21,8 @@ class SendRecv final : public CollectiveOp {
     if (ctx.backend == Backend::kNccl && ctx.in_place) return "NCCL has no in-place send/recv";
     return CollectiveOp::unsupported(ctx);
   }
-  void run_mpi(const OpCall& c) const override {
 #if PLACEBENCH_HAVE_MPI
+  void run_mpi(const OpCall& c) const override {
     int next = (c.ctx.rank + 1) % c.ctx.nranks, prev = (c.ctx.rank + c.ctx.nranks - 1) % c.ctx.nranks;
     int n = mpi_count(c.layout.count);
     MPI_Datatype t = mpi_type(c.ctx.type);
@@ -30,24 +30,18 @@ class SendRecv final : public CollectiveOp {
       PB_MPI_CALL(MPI_Sendrecv_replace(c.recv, n, t, next, 7, prev, 7, mpi_comm(c), MPI_STATUS_IGNORE));
     else
       PB_MPI_CALL(MPI_Sendrecv(c.send, n, t, next, 7, c.recv, n, t, prev, 7, mpi_comm(c), MPI_STATUS_IGNORE));
-#else
-    (void)c;
-    backend_not_built("MPI");
-#endif
   }
-  void run_nccl(const OpCall& c) const override {
+#endif
 #if PLACEBENCH_HAVE_NCCL
+  void run_nccl(const OpCall& c) const override {
     const NcclApi& nccl = nccl_api();
     int next = (c.ctx.rank + 1) % c.ctx.nranks, prev = (c.ctx.rank + c.ctx.nranks - 1) % c.ctx.nranks;
     PB_NCCL_CALL_ASYNC(nccl.ncclGroupStart());
     PB_NCCL_CALL_ASYNC(nccl.ncclSend(c.send, c.layout.count, nccl_type(c.ctx.type), next, nccl_comm(c), nccl_stream(c)));
     PB_NCCL_CALL_ASYNC(nccl.ncclRecv(c.recv, c.layout.count, nccl_type(c.ctx.type), prev, nccl_comm(c), nccl_stream(c)));
     PB_NCCL_CALL_ASYNC(nccl.ncclGroupEnd());
-#else
-    (void)c;
-    backend_not_built("NCCL");
-#endif
   }
+#endif
 };
 
 }  // namespace

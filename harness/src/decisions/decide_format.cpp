@@ -42,6 +42,7 @@ json policy_json(const PolicyOutcome& o) {
   j["cost_per_job"] = o.cost_per_job ? json(round4(o.cost_per_job->est)) : json(nullptr);
   j["cost_per_job_ci"] = o.cost_per_job ? ci_json(*o.cost_per_job) : json(nullptr);
   j["score"] = round4(o.score.est);
+  j["score_ci"] = ci_json(o.score);
   return j;
 }
 
@@ -70,6 +71,7 @@ json class_json(const ClassDecision& d) {
                    {"any_arm", in.remote.arm},
                    {"ratio_pct", round4(in.remote.pct)},
                    {"ratio_ci_pct", in.remote.lo_pct ? json::array({round4(*in.remote.lo_pct), round4(*in.remote.hi_pct)}) : json(nullptr)},
+                   {"throughput_ratio_pct", in.remote.throughput_pct ? json(round4(*in.remote.throughput_pct)) : json(nullptr)},
                    {"verdict", in.remote.verdict.empty() ? json(nullptr) : json(in.remote.verdict)},
                    {"n_rounds", in.remote.n_rounds}};
   } else {
@@ -84,6 +86,7 @@ std::string class_table(const ClassDecision& d) {
   const ClassInput& in = *d.input;
   std::string ratio = in.remote.lo_pct ? fmt::format("{:+.1f}% [{:+.1f}, {:+.1f}]", in.remote.pct, *in.remote.lo_pct, *in.remote.hi_pct)
                                        : fmt::format("{:+.1f}% (no CI)", in.remote.pct);
+  if (in.remote.throughput_pct) ratio += fmt::format(" execution time (throughput {:+.1f}%)", *in.remote.throughput_pct);
   out += fmt::format("  {} vs local: {}{}   job: {:.1f} min local x {} GPU{}\n", in.remote.arm, ratio,
                      in.remote.verdict.empty() ? "" : fmt::format(" ({}, {} rounds)", in.remote.verdict, in.remote.n_rounds),
                      in.job_length_min, in.gpus_per_job, in.gpus_per_job == 1 ? "" : "s");

@@ -91,6 +91,19 @@ std::optional<double> optional_ci_bound(const json& ci, int i) {
   return ci[i].get<double>();
 }
 
+// A throughput class's ratio (+ = more steps per second) as the execution-time ratio decide weighs:
+// the same work at throughput x (1 + t) takes 1 / (1 + t) as long. Decreasing, so the CI bounds swap.
+void as_execution_time(RemoteRatio& r) {
+  auto time_pct = [](double t) { return 100.0 * (1.0 / (1.0 + t / 100.0) - 1.0); };
+  r.throughput_pct = r.pct;
+  r.pct = time_pct(r.pct);
+  if (r.lo_pct && r.hi_pct) {
+    double lo = time_pct(*r.hi_pct), hi = time_pct(*r.lo_pct);
+    r.lo_pct = lo;
+    r.hi_pct = hi;
+  }
+}
+
 }  // namespace
 
 DecisionSpec parse_decision_json(const json& block, const std::string& where) {
@@ -267,6 +280,7 @@ DecideReport decide_run_directory(const std::string& dir, const DecideOverrides&
         throw InputError(fmt::format("{}.ratio_ci_pct: expected [lo, hi] with -100 < lo <= ratio_pct <= hi", aw));
     }
     if (!(r.pct > -100)) throw InputError(fmt::format("{}.ratio_pct: must be > -100", aw));
+    if (c.value("statistic", std::string()) == "throughput") as_execution_time(r);
     r.verdict = arm->value("verdict", std::string("unknown"));
     if (arm->contains("n_rounds") && (*arm)["n_rounds"].is_number_integer()) r.n_rounds = (*arm)["n_rounds"].get<int>();
     report.classes.push_back(decide_class(make_class_input(name, spec, r, overrides)));

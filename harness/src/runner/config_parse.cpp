@@ -171,7 +171,7 @@ ClassConfig parse_class(const YamlContext& c, const YAML::Node& n, const std::st
   }
   if (n["decision"]) {
     k.decision = yaml_to_json(n["decision"]);
-    decisions::parse_decision_yaml(YAML::Clone(n["decision"]), c.file);  // validated as `decide` will read it
+    decisions::parse_decision_yaml(n["decision"], c.file);  // validated as `decide` will read it
   }
   return k;
 }

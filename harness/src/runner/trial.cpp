@@ -1,8 +1,10 @@
 // Running and summarising one trial (see trial.h).
 #include "placebench/harness/runner/trial.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <iterator>
 #include <fmt/format.h>
 
 #include "placebench/harness/errors.h"
@@ -11,6 +13,8 @@
 #include "placebench/harness/stats/comparison.h"
 #include "placebench/harness/stats/quantile.h"
 #include "placebench/harness/workloads/pipeline.h"
+#include "placebench/hostpipe/cpulist.h"
+#include "placebench/hostpipe/process_limits.h"
 #include "placebench/hostpipe/sysmetrics/json.h"
 #include "placebench/hostpipe/sysmetrics/sampler.h"
 #include "placebench/harness/workloads/staging.h"
@@ -134,6 +138,20 @@ WorkloadRun pipeline_trial(const Inventory& inv, const ExperimentConfig& config,
   return w;
 }
 
+// The CPUs the trial's threads are bound to (its workers', and a pipeline's training loop's): the sampler
+// reports their utilisation and runs outside them when an allowed CPU is left. Empty for unpinned and for
+// collective classes (each rank places itself on its own device's node).
+std::vector<int> arm_cpus(const Inventory& inv, const ClassConfig& cls, Arm arm) {
+  if (cls.workload.type == "collective") return {};
+  ArmPlan plan = plan_arms(inv, cls.plan_request({arm})).front();
+  std::vector<int> cpus;
+  for (const auto& w : plan.workers) cpus.insert(cpus.end(), w.cpus.begin(), w.cpus.end());
+  if (cls.workload.type == "pipeline") cpus.insert(cpus.end(), plan.loop.cpus.begin(), plan.loop.cpus.end());
+  std::sort(cpus.begin(), cpus.end());
+  cpus.erase(std::unique(cpus.begin(), cpus.end()), cpus.end());
+  return cpus;
+}
+
 }  // namespace
 
 nlohmann::json run_trial(const Inventory& inv, const ExperimentConfig& config, const ClassConfig& cls,
@@ -142,6 +160,12 @@ nlohmann::json run_trial(const Inventory& inv, const ExperimentConfig& config, c
   auto t0 = std::chrono::steady_clock::now();
   // System metrics beside the step times (off the measured threads: the sampler has its own thread).
   hostpipe::sysmetrics::SamplerOptions so;
+  so.cpus = arm_cpus(inv, cls, slot.arm);
+  if (!so.cpus.empty()) {
+    std::vector<int> allowed = inv.allowed_cpus.empty() ? hostpipe::current_thread_affinity()
+                                                        : hostpipe::parse_cpulist(inv.allowed_cpus);
+    std::set_difference(allowed.begin(), allowed.end(), so.cpus.begin(), so.cpus.end(), std::back_inserter(so.sampler_cpus));
+  }
   if (!inv.gpus.empty() && !cls.device_numa && cls.workload.backend != "host")
     so.gpu_pci_bus_id = inv.gpus.at(static_cast<std::size_t>(cls.gpu.value_or(0))).pci_bus_id;
   hostpipe::sysmetrics::SystemSampler sampler(so);

@@ -27,8 +27,11 @@ Objective parse_objective(const std::string& text, const std::string& where);
 // The execution-time ratio of the arm that `any` lands on, against local, in percent (+10: 10% slower).
 struct RemoteRatio {
   std::string arm = "remote";
-  double pct = 0.0;
+  double pct = 0.0;                      // execution time of the arm against local, % (+ = slower)
   std::optional<double> lo_pct, hi_pct;  // absent: no CI (what-if without one, or too few rounds)
+  // Set when the class compared throughput: the measured throughput ratio (+ = faster), from which
+  // pct = 100 x (1 / (1 + t/100) - 1) and its CI (bounds swapped) were derived.
+  std::optional<double> throughput_pct;
   std::string verdict;                   // from summary.json; "" for a what-if
   int n_rounds = 0;
 };
