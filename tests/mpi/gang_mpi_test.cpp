@@ -105,4 +105,26 @@ TEST(GangMpi, BadInputExitsTwo) {
   auto no_delay = run_mpi(2, {"gang", "--late", "1"}, 30);
   EXPECT_EQ(no_delay.result.exit_code, 2);
   EXPECT_NE(no_delay.result.err.find("--late needs --late-delay"), std::string::npos) << no_delay.result.err;
+  // --out is checked before the gang runs, not after.
+  auto bad_out = run_mpi(2, {"gang", "--arm", "unpinned", "--out", "/nonexistent-dir/gang.json"}, 30);
+  EXPECT_EQ(bad_out.result.exit_code, 2) << bad_out.result.err;
+  EXPECT_NE(bad_out.result.err.find("--out /nonexistent-dir/gang.json: /nonexistent-dir is not a writable directory"),
+            std::string::npos)
+      << bad_out.result.err;
+}
+
+TEST(GangMpi, RankLateBeyondTheScheduleIsWaitedForOnlyUntilTheScheduleEnds) {
+  // Rank 1 would be ready after 1000 h; the gang's one window closes after 1 s: it fails within the bound
+  // (deadline + grace + report margin + drain, a few seconds), and the late rank made no attempt.
+  auto run = run_mpi(2, {"gang", "--backend", "mpi", "--arm", "unpinned", "--late", "1", "--late-delay", "1000h", "--deadline",
+                         "1s", "--json"},
+                     60);
+  EXPECT_FALSE(run.result.timed_out);
+  EXPECT_LT(run.wall_s, 20.0);
+  EXPECT_EQ(run.result.exit_code, 1) << run.result.err;
+  auto j = stdout_json(run.result);
+  ASSERT_TRUE(j.is_object()) << run.result.out;
+  EXPECT_EQ(j["outcome"], "failed_deadline");
+  ASSERT_EQ(j["ranks"].size(), 2u);
+  EXPECT_EQ(j["ranks"][1]["attempts"].size(), 0u) << j["ranks"][1].dump();
 }

@@ -82,7 +82,9 @@ Gang::Gang(MpiSession& session, const GangConfig& config, double process_start_l
   // The schedule starts shortly after setup, the same instant for every rank.
   t0_ = session.broadcast(steady_now_s() + offset_ + 0.2, 0);
   double schedule_end = t0_ + config.retries * (config.deadline_s + config.backoff_s) + config.deadline_s + config.grace_s;
-  double late_end = config.late_ranks.empty() ? 0 : t0_ + config.late_delay_s + config.grace_s;
+  // A late rank is waited for until it arrives, but never past the schedule: one that would arrive after
+  // the last window is as good as missing (it stops waiting when the last window closes).
+  double late_end = config.late_ranks.empty() ? 0 : std::min(t0_ + config.late_delay_s + config.grace_s, schedule_end);
   report_by_ = std::max(schedule_end, late_end) + 0.5;
 }
 
@@ -111,8 +113,8 @@ GangRank Gang::run_attempts() {
   };
   for (int a = 0; a <= config_.retries; ++a) {
     double start = t0_ + a * (config_.deadline_s + config_.backoff_s), end = start + config_.deadline_s;
-    sleep_until_global(std::max(ready_at, start));
-    if (now_global() >= end) continue;  // this window closed before the rank could reach it
+    sleep_until_global(std::min(std::max(ready_at, start), end));
+    if (now_global() >= end || ready_at >= end) continue;  // this window closed before the rank could reach it
     GangAttempt at;
     at.attempt = a;
     transport_->acquire();

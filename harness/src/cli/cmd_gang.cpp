@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -96,6 +97,18 @@ coll::GangConfig parse_config(const GangOptions& opt) {
   return c;
 }
 
+// --out is written only after the whole gang has run: check now that it can be, on the rank that will.
+void check_out_path(const std::string& path) {
+  if (path.empty()) return;
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) throw InputError("--out " + path + ": is a directory; give a file name");
+  fs::path parent = fs::path(path).parent_path();
+  if (parent.empty()) parent = ".";
+  if (!fs::is_directory(parent, ec) || access(parent.c_str(), W_OK) != 0)
+    throw InputError("--out " + path + ": " + parent.string() + " is not a writable directory; create it or name another file");
+}
+
 void write_out(const std::string& path, const std::string& text) {
   std::FILE* f = std::fopen(path.c_str(), "w");
   if (!f) throw std::runtime_error("--out " + path + ": cannot write (check the directory exists and is writable)");
@@ -130,6 +143,7 @@ int run_gang_command(const GangOptions& opt) {
           throw InputError(std::string(list == &cfg.late_ranks ? "--late" : "--missing") + ": rank " + std::to_string(r) +
                            " does not exist; this job has ranks 0.." + std::to_string(n - 1));
     if (static_cast<int>(cfg.missing_ranks.size()) >= n) throw InputError("--missing names every rank; leave one to report");
+    if (session.rank() == coll::gang_reporter(cfg, n)) check_out_path(opt.out);
     Inventory inv = build_inventory(Topology::load_live());
     kernels::DeviceRuntime rt = kernels::query_device_runtime();
     cross_check_live(inv, rt);
