@@ -3,7 +3,8 @@
 Run directories follow docs/results-schema.md; JSON files are the `--json` outputs documented in
 docs/cli.md and docs/decisions.md. A schema_version this report does not know is refused (SchemaError,
 exit 2): the report reads only the documented fields, and a newer schema may mean something else by them.
-`placebench staging --json` and `pipeline --json` carry no schema_version yet; they are read as version 1.
+`placebench staging --json` and `pipeline --json` carry schema_version 1; older files of theirs without it
+are read as version 1.
 """
 import json
 import os
@@ -145,7 +146,7 @@ def classify(obj):
     return None
 
 
-# Kinds whose --json output carries no schema_version (docs/cli.md): read as version 1.
+# Kinds whose --json files from before schema_version was added to them have none: read as version 1.
 UNVERSIONED_KINDS = {"staging", "pipeline"}
 
 
