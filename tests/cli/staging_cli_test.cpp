@@ -52,4 +52,10 @@ TEST(StagingCli, BadInputExitsTwo) {
     EXPECT_EQ(r.exit_code, 2) << args.back() << ": " << r.err;
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
   }
+  // A number out of range says what is accepted, in words (not CLI11's range up to DBL_MAX).
+  auto zero = run_command({placebench_binary(), "staging", "--backend", "host", "--samples", "0"});
+  EXPECT_NE(zero.err.find("--samples: must be more than 0, got 0"), std::string::npos) << zero.err;
+  auto negative = run_command({placebench_binary(), "staging", "--backend", "host", "--warmup", "-1"});
+  EXPECT_EQ(negative.exit_code, 2);
+  EXPECT_NE(negative.err.find("--warmup: must be 0 or more, got -1"), std::string::npos) << negative.err;
 }

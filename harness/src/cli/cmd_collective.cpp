@@ -165,8 +165,8 @@ void add_collective_command(CLI::App& app, CommandAction& action) {
       ->type_name("SPEC")
       ->default_val("8:1M:x4");
   cmd->add_option("--iters", opt->iters, "Timed calls per size (pipelined, then as many one at a time)")
-      ->type_name("N")->check(CLI::PositiveNumber)->default_val(20);
-  cmd->add_option("--warmup", opt->warmup, "Untimed warm-up calls per size")->type_name("N")->check(CLI::NonNegativeNumber)->default_val(5);
+      ->type_name("N")->check(positive_number())->default_val(20);
+  cmd->add_option("--warmup", opt->warmup, "Untimed warm-up calls per size")->type_name("N")->check(non_negative_number())->default_val(5);
   cmd->add_option("--mode", opt->mode, "Out-of-place, in-place, or both")
       ->check(CLI::IsMember({"out-of-place", "in-place", "both"}))
       ->type_name("MODE")

@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "placebench/harness/cli/cli.h"
+#include "placebench/harness/cli/options.h"
 #include "placebench/harness/decisions/cost.h"
 #include "placebench/harness/errors.h"
 #include "placebench/harness/units.h"
@@ -54,13 +55,13 @@ void add_cost_command(CLI::App& app, CommandAction& action) {
   auto opt = std::make_shared<CostOptions>();
   CLI::App* cmd = app.add_subcommand("cost", "GPU time and cost stranded by a partly admitted gang, per incident and per day");
   cmd->add_option("--gpus", opt->gpus, "GPUs allocated to the admitted part of the gang, idle while it waits")
-      ->type_name("G")->check(CLI::PositiveNumber);
+      ->type_name("G")->check(positive_number());
   cmd->add_option("--wait", opt->wait, "How long they wait idle per incident (90s, 12m, 1h)")->type_name("TIME");
   cmd->add_option("--from", opt->from, "Read stranded_gpu_s of gang runs (a run directory or gang JSON) instead")
       ->type_name("DIR|FILE");
-  cmd->add_option("--rate", opt->rate, "Internal cost per GPU-hour")->type_name("PER_GPU_HOUR")->check(CLI::NonNegativeNumber);
+  cmd->add_option("--rate", opt->rate, "Internal cost per GPU-hour")->type_name("PER_GPU_HOUR")->check(non_negative_number());
   cmd->add_option("--incidents-per-day", opt->incidents_per_day, "How often it happens (default 1, marked assumed)")
-      ->type_name("K")->check(CLI::NonNegativeNumber);
+      ->type_name("K")->check(non_negative_number());
   cmd->add_flag("--json", opt->json, "Print one JSON object (fields in docs/decisions.md)");
   cmd->callback([opt, &action] { action = [opt] { return run_cost_command(*opt); }; });
 }

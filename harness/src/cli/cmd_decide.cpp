@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "placebench/harness/cli/cli.h"
+#include "placebench/harness/cli/options.h"
 #include "placebench/harness/decisions/decide_format.h"
 #include "placebench/harness/decisions/decide_input.h"
 #include "placebench/harness/errors.h"
@@ -102,14 +103,14 @@ void add_decide_command(CLI::App& app, CommandAction& action) {
   auto opt = std::make_shared<DecideOptions>();
   CLI::App* cmd = app.add_subcommand("decide", "Placement policy (strict, prefer, any) per workload class, with its cost");
   cmd->add_option("DIR", opt->dir, "Run directory (summary.json and run.json with each class's decision block)");
-  cmd->add_option("--gpus", opt->gpus, "What-if: GPUs per job")->type_name("G")->check(CLI::PositiveNumber);
+  cmd->add_option("--gpus", opt->gpus, "What-if: GPUs per job")->type_name("G")->check(positive_number());
   cmd->add_option("--exec-local", opt->exec_local, "What-if: execution time with local placement (90s, 36m, 2h)")->type_name("TIME");
   cmd->add_option("--exec-remote", opt->exec_remote, "What-if: execution time when placed remote")->type_name("TIME");
   cmd->add_option("--exec-remote-ci", opt->exec_remote_ci, "What-if: CI of the remote execution time")->type_name("LO,HI");
   cmd->add_option("--queue", opt->queue, "What-if: queue time under each policy")->type_name("strict=T,prefer=T,any=T");
   cmd->add_option("--objective", opt->objective, "turnaround, efficiency, or a turnaround weight in [0, 1] (overrides the config)")
       ->type_name("turnaround|efficiency|W");
-  cmd->add_option("--rate", opt->rate, "Cost per GPU-hour (overrides the config)")->type_name("R")->check(CLI::NonNegativeNumber);
+  cmd->add_option("--rate", opt->rate, "Cost per GPU-hour (overrides the config)")->type_name("R")->check(non_negative_number());
   cmd->add_option("--p-remote-any", opt->p_remote_any, "Share of `any` jobs that land remote (default 1, or the config's)")
       ->type_name("P")->check(CLI::Range(0.0, 1.0));
   cmd->add_option("--p-local-prefer", opt->p_local_prefer, "Chance `prefer` finds a local placement (default 0.5, or the config's)")

@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "placebench/harness/cli/cli.h"
+#include "placebench/harness/cli/options.h"
 #include "placebench/harness/decisions/feasible.h"
 #include "placebench/harness/errors.h"
 
@@ -37,7 +38,7 @@ void add_feasible_command(CLI::App& app, CommandAction& action) {
       ->type_name("FILE")->required();
   cmd->add_option("--job", opt->job, "Job contract file (default: the inventory's job: block)")->type_name("FILE");
   cmd->add_option("--search-limit", opt->limits.max_states, "Search states per host before the greedy fallback")
-      ->type_name("N")->check(CLI::PositiveNumber)->default_val(1000000);
+      ->type_name("N")->check(positive_number())->default_val(1000000);
   cmd->add_flag("--json", opt->json, "Print one JSON object (fields in docs/decisions.md)");
   cmd->callback([opt, &action] { action = [opt] { return run_feasible_command(*opt); }; });
 }

@@ -216,12 +216,12 @@ void add_gang_command(CLI::App& app, CommandAction& action) {
   cmd->add_option("--missing", opt->missing, "Ranks that never join (they wake after the schedule so the job can end)")
       ->type_name("RANKS");
   cmd->add_option("--deadline", opt->deadline, "How long each attempt waits for the whole gang")->type_name("TIME")->default_val("10s");
-  cmd->add_option("--retries", opt->retries, "Attempts after the first")->type_name("K")->check(CLI::NonNegativeNumber)->default_val(0);
+  cmd->add_option("--retries", opt->retries, "Attempts after the first")->type_name("K")->check(non_negative_number())->default_val(0);
   cmd->add_option("--backoff", opt->backoff, "Pause between attempts")->type_name("TIME")->default_val("1s");
   cmd->add_option("--gpus-per-rank", opt->gpus_per_rank, "GPUs each rank holds (counts in stranded GPU-seconds)")
-      ->type_name("G")->check(CLI::PositiveNumber)->default_val(1);
+      ->type_name("G")->check(positive_number())->default_val(1);
   cmd->add_option("--steps", opt->steps, "Useful steps (allreduces) once the gang is complete")
-      ->type_name("S")->check(CLI::PositiveNumber)->default_val(10);
+      ->type_name("S")->check(positive_number())->default_val(10);
   cmd->add_option("--step-bytes", opt->step_bytes, "Bytes each step allreduces")->type_name("SIZE")->default_val("1M");
   cmd->add_option("--arm", opt->arm, "The arm every rank applies: " + arm_names_list())->type_name("A")->default_val("local");
   add_device_options(cmd, opt->placement.device);
