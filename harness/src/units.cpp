@@ -54,6 +54,9 @@ std::vector<std::uint64_t> parse_size_sweep(const std::string& text, const std::
   std::smatch m;
   if (std::regex_match(text, m, range)) {
     std::uint64_t lo = parse_size(m[1].str(), where), hi = parse_size(m[2].str(), where);
+    if (m[3].length() > 6)
+      throw InputError(fmt::format("{}: bad sweep '{}': factor x{} is too large; use START:END:xFACTOR with FACTOR >= 2 "
+                                   "(4K:256M:x4)", where, text, m[3].str()));
     std::uint64_t factor = std::stoull(m[3].str());
     if (factor < 2 || lo > hi)
       throw InputError(fmt::format("{}: bad sweep '{}'; use START:END:xFACTOR with START <= END and FACTOR >= 2 "

@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <set>
+
 #include "placebench/harness/errors.h"
 
 namespace placebench::harness::detail {
@@ -15,8 +17,14 @@ void YamlContext::fail(const YAML::Node& node, const std::string& key, const std
 void YamlContext::check_keys(const YAML::Node& map, const std::string& where,
                              std::initializer_list<const char*> allowed) const {
   if (!map.IsMap()) fail(map, where, "must be a mapping (key: value lines)");
+  std::set<std::string> seen;
   for (const auto& kv : map) {
+    if (!kv.first.IsScalar()) fail(kv.first, where, "a key must be a plain name, not a list or mapping");
     std::string key = kv.first.as<std::string>();
+    // YAML forbids duplicate keys; yaml-cpp keeps both and reads the first, so a later override would be
+    // silently ignored.
+    if (!seen.insert(key).second)
+      fail(kv.first, where.empty() ? key : where + "." + key, "appears twice in this mapping; keep one");
     bool ok = false;
     std::string list;
     for (const char* a : allowed) {

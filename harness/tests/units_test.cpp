@@ -36,6 +36,6 @@ TEST(Units, SizeSweeps) {
   EXPECT_EQ(parse_size_sweep("4K:100K:x4", "x"), (std::vector<std::uint64_t>{4096, 16384, 65536}));
   EXPECT_EQ(parse_size_sweep("4K,1M", "x"), (std::vector<std::uint64_t>{4096, 1u << 20}));
   EXPECT_EQ(parse_size_sweep("8", "x"), (std::vector<std::uint64_t>{8}));
-  for (const char* bad : {"4K:1K:x2", "4K:8K:x1", "4K:8K", "4K,,8K", "a:b:x2"})
+  for (const char* bad : {"4K:1K:x2", "4K:8K:x1", "4K:8K", "4K,,8K", "a:b:x2", "4K:64M:x99999999999999999999"})
     EXPECT_THROW(parse_size_sweep(bad, "--sizes"), InputError) << bad;
 }

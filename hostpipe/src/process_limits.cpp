@@ -40,4 +40,13 @@ std::vector<int> current_thread_affinity() {
   return cpus;
 }
 
+std::uint64_t mem_available_bytes(const std::string& meminfo_path) {
+  std::ifstream in(meminfo_path);
+  std::string key, unit;
+  std::uint64_t kib = 0;
+  while (in >> key >> kib >> unit)
+    if (key == "MemAvailable:") return kib * 1024;
+  return 0;
+}
+
 }  // namespace placebench::hostpipe

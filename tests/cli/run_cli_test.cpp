@@ -132,12 +132,17 @@ TEST(RunCli, FailOnInconclusiveExitsThree) {
 TEST(RunCli, BadInputExitsTwo) {
   std::string bad = ::testing::TempDir() + "/bad.yaml";
   std::ofstream(bad) << "experiment:\n  steps: many\nclasses:\n  - name: a\n    workload: {type: staging}\n";
+  std::string big = ::testing::TempDir() + "/big.yaml";  // refused before the run directory exists
+  std::ofstream(big) << "classes:\n  - name: big\n    workload: {type: staging, backend: host, bytes: 1T}\n    allow_degenerate: true\n";
   std::vector<std::vector<std::string>> cases = {
       {"run", "--config", bad},
       {"run", "--config", "/nonexistent.yaml"},
       {"run", "--config", tiny(), "--rounds", "5"},
       {"run", "--resume", "/nonexistent-run"},
       {"run", "--resume", "/tmp", "--seed", "3"},
+      {"run", "--config", tiny(), "--seed", "-1"},
+      {"run", "--config", big, "--out", ::testing::TempDir() + "/big-run"},
+      {"run", "--config", tiny(), "--seed", "99999999999999999999"},
       {"compare", "/nonexistent-run"},
   };
   for (auto args : cases) {
@@ -146,6 +151,7 @@ TEST(RunCli, BadInputExitsTwo) {
     EXPECT_EQ(r.exit_code, 2) << args.back() << ": " << r.err;
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
   }
+  EXPECT_FALSE(std::filesystem::exists(::testing::TempDir() + "/big-run"));
   auto r = run_command({placebench_binary(), "run", "--config", bad});
   EXPECT_NE(r.err.find("bad.yaml:2: experiment.steps: 'many' is not a whole number"), std::string::npos) << r.err;
 }

@@ -45,6 +45,7 @@ TEST(StagingCli, BadInputExitsTwo) {
       {"staging", "--backend", "host", "--arms", "local,nearby"},
       {"staging", "--backend", "quantum"},
       {"staging", "--backend", "host", "--samples", "0"},
+      {"staging", "--backend", "host", "--sizes", "1T"},  // more memory than the node has: refused, not mmap failing
   };
   for (auto args : cases) {
     args.insert(args.begin(), placebench_binary());

@@ -112,7 +112,16 @@ void add_run_command(CLI::App& app, CommandAction& action, const std::string& co
   CLI::App* cmd = app.add_subcommand("run", "Run an experiment: interleaved randomized rounds, crash-safe results, verdicts");
   cmd->add_option("--config", o->config_file, "Experiment YAML (default: the built-in configs/default.yaml)")->type_name("FILE");
   cmd->add_option("--out", o->out, "Run directory (default: <experiment output>/<timestamp>-<host>/)")->type_name("DIR");
-  cmd->add_option("--seed", o->seed, "Override the experiment's seed")->type_name("S");
+  cmd->add_option("--seed", o->seed, "Override the experiment's seed")
+      ->type_name("S")
+      ->check(CLI::Validator(
+          [](std::string& s) -> std::string {
+            // As experiment.seed: 0 to 2^62 (checked on the text: a negative number would wrap round).
+            bool digits = !s.empty() && s.size() <= 19 && s.find_first_not_of("0123456789") == std::string::npos;
+            if (!digits || std::stoull(s) > (1ull << 62)) return "must be a whole number from 0 to 2^62, got " + s;
+            return {};
+          },
+          ""));
   cmd->add_option("--rounds", o->rounds, "Override the rounds as MIN:MAX")->type_name("MIN:MAX");
   cmd->add_option("--order", o->order, "Arm order within a round")
       ->check(CLI::IsMember({"random", "abba", "fixed"}))

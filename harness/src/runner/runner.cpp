@@ -16,6 +16,7 @@
 #include "placebench/harness/runner/run_directory.h"
 #include "placebench/harness/runner/schedule.h"
 #include "placebench/harness/runner/trial.h"
+#include "placebench/harness/workloads/staging.h"
 #include "placebench/kernels/device_runtime.h"
 #include "run_context.h"
 
@@ -178,6 +179,7 @@ RunOutcome run_experiment(ExperimentConfig config, const RunOptions& opt, const 
     for (const auto& cls : config.classes) {
       try {
         plan_arms(inv, cls.plan_request(cls.arms()));
+        if (cls.workload.type == "staging") check_staging_memory(cls.workload.bytes, cls.workload.direction, "workload.bytes");
       } catch (const InputError& e) {
         throw InputError(config.source + ": class " + cls.name + ": " + e.what());
       }

@@ -110,7 +110,8 @@ Topology Topology::load_file(const std::string& path) {
 
 void Topology::export_xml(const std::string& path) const {
   if (hwloc_topology_export_xml(topo_, path.c_str(), 0) != 0)
-    throw std::runtime_error(path + ": cannot write the topology XML (" + std::strerror(errno) + ")");
+    throw InputError(path + ": cannot write the topology XML (" + std::strerror(errno) +
+                     "); name a file in an existing, writable directory");
 }
 
 }  // namespace placebench::harness

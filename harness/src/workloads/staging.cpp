@@ -11,6 +11,7 @@
 #include "placebench/harness/errors.h"
 #include "placebench/harness/stats/quantile.h"
 #include "placebench/harness/units.h"
+#include "placebench/hostpipe/process_limits.h"
 #include "placebench/kernels/device_runtime.h"
 #include "staging_endpoints.h"
 
@@ -132,8 +133,20 @@ PlanRequest staging_plan_request(const StagingConfig& cfg) {
   return req;
 }
 
+void check_staging_memory(std::uint64_t max_bytes, Direction direction, const std::string& where) {
+  constexpr double kShare = 0.8;
+  long double need = static_cast<long double>(max_bytes) * 2 * (direction == Direction::kBidir ? 2 : 1);
+  std::uint64_t avail = hostpipe::mem_available_bytes();
+  if (avail && need > kShare * static_cast<long double>(avail))
+    throw InputError(fmt::format("{}: a {} batch needs {} of buffers (host and device side{}), more than {:.0f}% of the {} this "
+                                 "node has available; use smaller sizes",
+                                 where, format_size(max_bytes), format_size(static_cast<std::uint64_t>(std::min<long double>(need, 1e19L))),
+                                 direction == Direction::kBidir ? ", both directions" : "", kShare * 100, format_size(avail)));
+}
+
 StagingResult run_staging(const Inventory& inv, const StagingConfig& cfg) {
   if (cfg.sizes.empty()) throw InputError("--sizes: no size given");
+  check_staging_memory(*std::max_element(cfg.sizes.begin(), cfg.sizes.end()), cfg.direction, "--sizes");
   if (cfg.samples < 1) throw InputError("--samples must be at least 1");
   Backend backend = choose_backend(cfg);
   if (backend.name == "host" && cfg.memory == HostMemory::kHostAlloc)
@@ -150,6 +163,7 @@ StagingResult run_staging(const Inventory& inv, const StagingConfig& cfg) {
 
 StagingSteps run_staging_steps(const Inventory&, const StagingConfig& cfg, const ArmPlan& plan, std::uint64_t bytes,
                                int copies, int warmup_steps, int steps, const std::atomic<bool>* stop) {
+  check_staging_memory(bytes, cfg.direction, "bytes");
   Backend backend = choose_backend(cfg);
   StagingSteps out{backend.name, {}, {}, false};
   out.step_ns.reserve(static_cast<std::size_t>(steps));

@@ -1,6 +1,7 @@
 // The CPUs and memory nodes this process may use, as the kernel reports them (cgroup cpuset and
 // affinity included). These can be smaller than the machine.
 #pragma once
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -16,5 +17,8 @@ AllowedSets read_allowed_sets(const std::string& status_path = "/proc/self/statu
 
 // The calling thread's effective affinity (sched_getaffinity).
 std::vector<int> current_thread_affinity();
+
+// MemAvailable of /proc/meminfo (or the given file), in bytes; 0 when it cannot be read.
+std::uint64_t mem_available_bytes(const std::string& meminfo_path = "/proc/meminfo");
 
 }  // namespace placebench::hostpipe

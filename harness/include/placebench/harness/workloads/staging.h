@@ -67,6 +67,10 @@ struct StagingSteps {
   PlacementRecord placement;
   bool stopped = false;
 };
+// Refuses (InputError naming `where`) a largest batch whose buffers -- host and device-side copies, both
+// directions for bidir; host memory on the host backend -- would take more than 80% of MemAvailable.
+void check_staging_memory(std::uint64_t max_bytes, Direction direction, const std::string& where);
+
 StagingSteps run_staging_steps(const Inventory& inv, const StagingConfig& config, const ArmPlan& plan, std::uint64_t bytes,
                                int copies, int warmup_steps, int steps, const std::atomic<bool>* stop);
 
