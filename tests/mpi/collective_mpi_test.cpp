@@ -104,6 +104,11 @@ TEST(CollectiveMpi, BadInputExitsTwoOnEveryRankWithOneMessage) {
   EXPECT_EQ(parse_error.result.exit_code, 2);
   EXPECT_EQ(count_lines(parse_error.result.err, "--iters"), 1) << parse_error.result.err;
 
+  // A GPU the node does not have is refused, not ignored (on a CPU-only node: "this node has no GPU").
+  auto no_gpu = run_mpi(2, {"collective", "--backend", "mpi", "--gpu", "99"}, 30);
+  EXPECT_EQ(no_gpu.result.exit_code, 2);
+  EXPECT_EQ(count_lines(no_gpu.result.err, "placebench: --gpu 99: "), 1) << no_gpu.result.err;
+
   auto no_degenerate = run_mpi(2, {"collective", "--backend", "mpi", "--arm", "remote"}, 30);
   EXPECT_EQ(no_degenerate.result.exit_code, 2);
   EXPECT_EQ(count_lines(no_degenerate.result.err, "placebench:"), 1) << no_degenerate.result.err;

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "placebench/harness/errors.h"
+#include "placebench/hostpipe/cpulist.h"
 
 namespace placebench::harness {
 namespace {
@@ -12,6 +13,14 @@ namespace {
 std::optional<DeviceSelector> device_of(const Inventory& inv, const DeviceSelector& requested, int local_rank,
                                         int gpus_per_rank, bool strict) {
   DeviceSelector d;
+  if (requested.gpu && requested.device_numa)
+    throw InputError("give either --gpu or --device-numa, not both");
+  if (requested.gpu && inv.gpus.empty()) {  // named a GPU this node does not have: not silently a host device
+    std::vector<int> nodes;
+    for (const auto& n : inv.numa_nodes) nodes.push_back(static_cast<int>(n.os_index));
+    throw InputError(fmt::format("--gpu {}: {} has no GPU; use --device-numa N for a host device (NUMA nodes {})", *requested.gpu,
+                                 inv.source == "live" ? "this node" : inv.source, hostpipe::format_cpulist(nodes)));
+  }
   if (requested.device_numa || inv.gpus.empty()) {
     d.device_numa = requested.device_numa.value_or(inv.numa_nodes.empty() ? 0 : static_cast<int>(inv.numa_nodes.front().os_index));
     return d;
