@@ -1,12 +1,17 @@
-// Experiment configs: every shipped config parses; bad ones fail with file, line, key and accepted values.
+// Experiment configs: every shipped config parses; bad ones fail with file, line, key and accepted values;
+// pipeline classes are checked as the pipeline checks them (and against the machine before a run).
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 
 #include "placebench/harness/errors.h"
 #include "placebench/harness/runner/config.h"
 #include "placebench/harness/runner/default_config.h"
 #include "placebench/harness/runner/schedule.h"
+#include "placebench/harness/topology/inventory.h"
+#include "placebench/hostpipe/cpulist.h"
+#include "placebench/kernels/device_runtime.h"
 
 using namespace placebench::harness;
 
@@ -65,6 +70,105 @@ TEST(RunnerConfig, ErrorsNameFileLineKeyAndAcceptedValues) {
                "      gpus_per_job: 1\n      queue: {strict: 1m, prefer: 1m, any: 1m}\n      speed: 3\n");
   EXPECT_NE(e.find("bad.yaml:8: decision.speed: unknown key"), std::string::npos) << e;
   for (const std::string& msg : {e}) EXPECT_EQ(msg.find('\n'), std::string::npos);
+}
+
+// Pipeline classes and experiment.contention are checked as the pipeline will check them, at load time,
+// with the line of the key at fault (not at the class's first trial, after others were recorded).
+TEST(RunnerConfig, PipelineClassesAndContentionAreCheckedAtLoad) {
+  auto pipeline = [](const std::string& workload_keys, const std::string& experiment = "") {
+    return experiment + "classes:\n  - name: s\n    workload: {type: staging}\n  - name: p\n    workload:\n"
+                        "      type: pipeline\n" + workload_keys;
+  };
+  struct Case {
+    std::string yaml, expect;
+  };
+  std::vector<Case> cases = {
+      {pipeline("", "experiment:\n  contention: foo\n"),
+       "bad.yaml:2: experiment.contention: 'foo' is not a contention item; accepted: stream:NODE:THREADS[:SIZE][@CPUS]"},
+      {pipeline("", "experiment:\n  contention: {stream: 0}\n"), "bad.yaml:2: experiment.contention: must be one string"},
+      {pipeline("", "experiment:\n  contention: 5\n"), "bad.yaml:2: experiment.contention: '5' is not a contention item"},
+      {pipeline("", "experiment:\n  contention: stream:5\n"), "bad.yaml:2: experiment.contention: 'stream:5' is not"},
+      {pipeline("", "experiment:\n  contention: stream:0:1:lots\n"), "'lots' in 'stream:0:1:lots' is not a size"},
+      {pipeline("", "experiment:\n  contention: stream:0:99999\n"), "asks for 99999 threads"},
+      {pipeline("      prefetch: 2\n      ring: 1\n"),
+       "bad.yaml:8: classes[1].workload.ring: 1 is smaller than prefetch 2 + 1: the queue holds 2 buffers and the training "
+       "loop one more; use ring 3 or more"},
+      {pipeline("      image: 0x64\n"), "bad.yaml:7: classes[1].workload.image: '0x64': width and height must be 1 to 65536"},
+      {pipeline("      image: 64\n"), "bad.yaml:7: classes[1].workload.image: '64' is not WIDTHxHEIGHT"},
+      {pipeline("      decode: jpeg\n      batch_bytes: 1M\n"),
+       "bad.yaml:8: classes[1].workload.batch_bytes: the jpeg stage decodes images; give batch_samples N and image WxH instead"},
+      {pipeline("      decode: jpeg\n      cpu_work_ns_per_kb: 5\n"), "bad.yaml:8: classes[1].workload.cpu_work_ns_per_kb: applies"},
+      {pipeline("      batch_samples: 3\n      batch_bytes: 1M\n"), "bad.yaml:8: classes[1].workload.batch_bytes: 1048576 is not a multiple"},
+      {pipeline("      step_compute: 100000h\n"), "bad.yaml:7: classes[1].workload.step_compute: 100000 h is more than the 60 s"},
+      {pipeline("      step_compute: 1" + std::string(400, '0') + "s\n"), "classes[1].workload.step_compute: is infinite"},
+      // 1e7 ns/KiB x 1536 KiB (32 64x64 samples) = 15.36 s, past the stall timeout of 10 s + 10 x 2 ms.
+      {pipeline("      cpu_work_ns_per_kb: 1e7\n"),
+       "bad.yaml:7: classes[1].workload.cpu_work_ns_per_kb: one batch's synthetic work is 15.36 s of CPU time (1e+07 ns/KiB x "
+       "1536 KiB), more than the stall timeout 10.02 s (auto: 10 s + 10 x step_compute): a worker would still be in that batch "
+       "when the stall is declared; lower cpu_work_ns_per_kb or the batch size"},
+  };
+  for (const auto& c : cases) {
+    std::string e = error_of(c.yaml);
+    EXPECT_NE(e.find(c.expect), std::string::npos) << c.yaml << "\n" << e;
+    EXPECT_EQ(e.find('\n'), std::string::npos) << e;
+  }
+  // Within the limits: parses, and the contention spec is kept as the string it was.
+  ExperimentConfig ok = parse_experiment_config(
+      pipeline("      cpu_work_ns_per_kb: 1e6\n      ring: 3\n", "experiment:\n  contention: stream:0:1:4M+spin:0\n"), "ok.yaml");
+  EXPECT_EQ(ok.contention, "stream:0:1:4M+spin:0");
+  EXPECT_EQ(config_to_json(config_from_json(config_to_json(ok))), config_to_json(ok));
+  EXPECT_EQ(parse_experiment_config(pipeline("", "experiment:\n  contention:\n"), "ok.yaml").contention, nullptr);
+}
+
+// A class kept in its own file is reported at its own file and line.
+TEST(RunnerConfig, IncludedPipelineClassIsCheckedInItsFile) {
+  std::string dir = ::testing::TempDir() + "/pb-config-include";
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir + "/p.yaml") << "name: p\nworkload:\n  type: pipeline\n  prefetch: 4\n  ring: 2\n";
+  std::ofstream(dir + "/main.yaml") << "classes:\n  - include: p.yaml\n";
+  try {
+    load_experiment_config(dir + "/main.yaml");
+    ADD_FAILURE() << "ring 2 < prefetch 4 + 1 was accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find(dir + "/p.yaml:5: class.workload.ring: 2 is smaller than prefetch 4 + 1"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+// What only the machine can tell (check_pipeline_class, run before anything is measured).
+TEST(RunnerConfig, PipelineClassIsCheckedAgainstTheMachine) {
+  Inventory inv = build_inventory(Topology::load_live());
+  cross_check_live(inv, placebench::kernels::query_device_runtime());
+  auto error = [&](const std::string& yaml) {
+    ExperimentConfig c = parse_experiment_config(yaml, "m.yaml");
+    try {
+      for (const auto& cls : c.classes) check_pipeline_class(inv, c, cls);
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  const std::string cls = "classes:\n  - name: p\n    workload: {type: pipeline, backend: host}\n    arms: {baseline: local, "
+                          "compare: [unpinned]}\n";
+  EXPECT_EQ(error(cls), "");
+  EXPECT_EQ(error("experiment: {contention: 'stream:99:1'}\n" + cls),
+            "experiment.contention: NUMA node 99 does not exist on this machine; use one of its nodes (" +
+                placebench::hostpipe::format_cpulist([&] {
+                  std::vector<int> v;
+                  for (const auto& n : inv.numa_nodes) v.push_back(static_cast<int>(n.os_index));
+                  return v;
+                }()) + ")");
+  EXPECT_NE(error("experiment: {contention: 'spin:1023'}\n" + cls).find("experiment.contention: CPU 1023 does not exist"),
+            std::string::npos);
+  EXPECT_NE(error("experiment: {contention: 'stream:0:4096'}\n" + cls).find("per CPU this process may use"), std::string::npos);
+  // Staging classes are not pipeline classes: nothing to check.
+  EXPECT_EQ(error("experiment: {contention: 'stream:99:1'}\n" + std::string(kMinimal)), "");
+  if (!placebench::kernels::query_device_runtime().usable()) {
+    std::string e = error("classes:\n  - name: p\n    workload: {type: pipeline, backend: cuda}\n");
+    EXPECT_EQ(e.rfind("workload.backend: cuda: no usable CUDA device (", 0), 0u) << e;
+    EXPECT_NE(e.find("); use backend host or auto"), std::string::npos) << e;
+  }
 }
 
 TEST(Schedule, RandomOrdersAreSeededAndVary) {

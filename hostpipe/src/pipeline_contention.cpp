@@ -24,8 +24,8 @@ using Clock = std::chrono::steady_clock;
 constexpr std::size_t kChunkElements = 1 << 16;  // ~0.8 MB of triad traffic between stop checks
 
 void stream_loop(ContentionReport& r, std::atomic<bool>& ready, const std::atomic<bool>& stop) {
-  std::size_t n = std::max<std::size_t>(r.task.bytes / (3 * sizeof(float)), kChunkElements);
-  NumaBuffer buf(3 * n * sizeof(float), r.task.mem_nodes);
+  std::size_t n = r.task.stream_elements();
+  NumaBuffer buf(r.task.buffer_bytes(), r.task.mem_nodes);
   if (!buf.bind_error().empty()) r.problem = "stream buffer: " + buf.bind_error();
   auto* a = static_cast<float*>(buf.data());
   float *b = a + n, *c = b + n;

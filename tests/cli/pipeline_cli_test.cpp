@@ -31,6 +31,19 @@ std::vector<std::string> small_run(std::vector<std::string> extra) {
   return args;
 }
 
+// small_run with `option` given `value` (replaced where small_run gives it: CLI11 refuses a repeat).
+std::vector<std::string> small_run_with(const std::string& option, const std::string& value, std::vector<std::string> extra = {}) {
+  auto args = small_run(extra);
+  auto at = std::find(args.begin(), args.end(), option);
+  if (at != args.end()) {
+    *(at + 1) = value;
+  } else {
+    args.push_back(option);
+    args.push_back(value);
+  }
+  return args;
+}
+
 // Whether process `pid` has a handler for SIGINT (SigCgt in /proc/PID/status, a hex mask; SIGINT is bit 1).
 bool sigint_caught(pid_t pid) {
   std::ifstream in("/proc/" + std::to_string(pid) + "/status");
@@ -125,6 +138,73 @@ TEST(PipelineCli, NonsensicalCombinationsExitTwoWithOneLine) {
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
     EXPECT_TRUE(r.out.empty()) << r.out;
   }
+}
+
+// Refused up front, in one line naming the option, with no wait: each would otherwise be OOM-killed
+// (a 64M buffer per stream thread), hang (a batch or a step longer than any deadline), or run with a
+// background thread that could not be placed.
+TEST(PipelineCli, ContentionIsCheckedAgainstTheMachine) {
+  std::vector<int> allowed = placebench::hostpipe::current_thread_affinity();
+  int missing_cpu = allowed.back() + 1;
+  struct Case {
+    std::string spec, expect;
+  };
+  std::vector<Case> cases = {
+      {"stream:0:99999", "--contention: 'stream:0:99999' asks for 99999 threads; at most 4096"},
+      {"stream:0:1:100T", "--contention: the stream threads' buffers ("},
+      {"stream:99:1", "--contention: NUMA node 99 does not exist on this machine"},
+      {"spin:0-2000000000", "CPU ids above"},
+  };
+  if (4 * allowed.size() < 4096) {  // within the per-item limit: the per-CPU one refuses
+    cases.push_back({"stream:0:" + std::to_string(4 * allowed.size() + 1), "per CPU this process may use"});
+    cases.push_back({"spin:0+stream:0:" + std::to_string(4 * allowed.size()), "per CPU this process may use"});
+  }
+  if (missing_cpu < 1024) {  // a CPU id that could be bound, were it there
+    std::string cpu = std::to_string(missing_cpu);
+    cases.push_back({"spin:" + cpu, "--contention: CPU " + cpu + " does not exist or is not one this process may use"});
+    cases.push_back({"stream:0:1@" + cpu, "--contention: CPU " + cpu + " does not exist"});
+  }
+  for (const auto& c : cases) {
+    auto r = run_command(small_run({"--contention", c.spec}), 30);
+    EXPECT_EQ(r.exit_code, 2) << c.spec << ": " << r.err;
+    EXPECT_NE(r.err.find(c.expect), std::string::npos) << c.spec << ": " << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_TRUE(r.out.empty()) << r.out;
+  }
+}
+
+TEST(PipelineCli, WorkAndDurationsBeyondTheStallTimeoutAreRefused) {
+  std::string zeros(400, '0');
+  struct Case {
+    std::vector<std::string> args;
+    std::string expect;
+  };
+  std::vector<Case> cases = {
+      // The audit's command: 1e8 ns/KiB x 1536 KiB is 154 s per batch, far past the auto 10.02 s.
+      {{placebench_binary(), "pipeline", "--backend", "host", "--decode", "synthetic", "--cpu-work", "1e8", "--steps", "1",
+        "--warmup", "0"},
+       "--cpu-work: one batch's synthetic work is 153.6 s of CPU time (1e+08 ns/KiB x 1536 KiB), more than the stall "
+       "timeout 10.02 s (auto: 10 s + 10 x --step-compute)"},
+      {small_run({"--cpu-work", "1e8", "--stall-timeout", "2s"}), "more than the stall timeout 2 s (--stall-timeout)"},
+      {small_run_with("--step-compute", "100000h"), "--step-compute: 100000 h is more than the 60 s accepted; use at most 60 s"},
+      {small_run_with("--step-compute", "1" + zeros + "s"), "--step-compute: is infinite"},
+      {small_run_with("--step-compute", "2s", {"--stall-timeout", "1s"}), "--step-compute: 2 s is not below --stall-timeout 1 s"},
+      {small_run({"--stall-timeout", "100000h"}), "--stall-timeout: 100000 h is more than the 1 h accepted"},
+      {small_run({"--cpu-work", "inf"}), "--cpu-work: is infinite"},
+      {small_run_with("--image", "100000x2"), "--image: '100000x2': width and height must be 1 to 65536"},
+  };
+  for (const auto& c : cases) {
+    auto start = std::chrono::steady_clock::now();
+    auto r = run_command(c.args, 30);
+    EXPECT_EQ(r.exit_code, 2) << c.args[c.args.size() - 2] << " " << c.args.back() << ": " << r.err;
+    EXPECT_NE(r.err.find(c.expect), std::string::npos) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_TRUE(r.out.empty()) << r.out;
+    EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(10));
+  }
+  // Work within the timeout still runs.
+  auto r = run_command(small_run({"--cpu-work", "1000"}), 60);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
 }
 
 // SIGINT mid-run: the run stops after the current step, prints the steps measured so far and exits 130.

@@ -4,6 +4,7 @@
 #include <csignal>
 #include <iostream>
 #include <memory>
+#include <tuple>
 
 #include "placebench/harness/cli/cli.h"
 #include "placebench/harness/cli/options.h"
@@ -48,20 +49,6 @@ struct PipelineOptions {
   bool json = false;
 };
 
-void parse_image(const std::string& text, PipelineConfig& c) {
-  auto x = text.find('x');
-  try {
-    std::size_t a = 0, b = 0;
-    if (x != std::string::npos) {
-      c.image_width = std::stoi(text.substr(0, x), &a);
-      c.image_height = std::stoi(text.substr(x + 1), &b);
-      if (a == x && b == text.size() - x - 1 && c.image_width > 0 && c.image_height > 0) return;
-    }
-  } catch (const std::exception&) {
-  }
-  throw InputError("--image: '" + text + "' is not WIDTHxHEIGHT (e.g. 224x224)");
-}
-
 int run_pipeline_command(PipelineOptions& opt) {
   PipelineConfig& c = opt.config;
   c.placement.arms = parse_arm_list(opt.arm, "--arm");
@@ -69,7 +56,7 @@ int run_pipeline_command(PipelineOptions& opt) {
   c.decode = opt.decode == "jpeg" ? DecodeKind::kJpeg : DecodeKind::kSynthetic;
   if (!opt.batch_bytes.empty()) c.batch_bytes = parse_size(opt.batch_bytes, "--batch-bytes");
   if (!opt.batch_bytes.empty() && c.batch_bytes == 0) throw InputError("--batch-bytes must be positive");
-  parse_image(opt.image, c);
+  std::tie(c.image_width, c.image_height) = parse_image_size(opt.image);
   c.step_compute_s = parse_duration_s(opt.step_compute, "--step-compute");
   if (opt.stall_timeout != "auto") {
     c.stall_timeout_s = parse_duration_s(opt.stall_timeout, "--stall-timeout");
@@ -126,13 +113,13 @@ void add_pipeline_command(CLI::App& app, CommandAction& action) {
   cmd->add_option("--cpu-work", c.cpu_work_ns_per_kib, "Synthetic stage: calibrated CPU work per KiB of sample, in ns")
       ->type_name("NS_PER_KB")->default_val(0);
   cmd->add_option("--dataset-samples", c.dataset_samples, "Distinct samples in the in-memory dataset")->type_name("N")->default_val(64);
-  cmd->add_option("--step-compute", opt->step_compute, "Compute per step after the checksum kernel (2ms, 500us)")
+  cmd->add_option("--step-compute", opt->step_compute, "Compute per step after the checksum kernel (2ms, 500us; at most 60s)")
       ->type_name("TIME")->default_val("2ms");
   cmd->add_option("--steps", c.steps, "Measured steps")->type_name("N")->default_val(50);
   cmd->add_option("--warmup", c.warmup, "Steps run and checked before measuring")->type_name("N")->default_val(5);
   cmd->add_option("--contention", opt->contention, "Background load: stream:NODE:THREADS[:SIZE][@CPUS] and/or spin:CPUS, joined with +")
       ->type_name("SPEC");
-  cmd->add_option("--stall-timeout", opt->stall_timeout, "A stage waiting this long is a stall (error) (auto: 10s + 10 x step compute)")
+  cmd->add_option("--stall-timeout", opt->stall_timeout, "A stage waiting this long is a stall (error), at most 1h (auto: 10s + 10 x step compute)")
       ->type_name("TIME")->default_val("auto");
   cmd->add_flag("--json", opt->json, "Print one JSON object: config, steps, summary, placement, contention");
   cmd->callback([opt, &action] { action = [opt] { return run_pipeline_command(*opt); }; });

@@ -1,4 +1,5 @@
-// ExperimentConfig <-> JSON: the copy kept in run.json, read back by --resume and compare.
+// ExperimentConfig <-> JSON: the copy kept in run.json, read back by --resume and compare; and what a
+// class's trials are given (its placement request, a pipeline class's PipelineConfig and its checks).
 #include "placebench/harness/runner/config.h"
 
 namespace placebench::harness {
@@ -25,6 +26,67 @@ PlanRequest ClassConfig::plan_request(std::vector<Arm> arms_to_plan) const {
   if (workload.type == "staging" && workload.direction == Direction::kBidir) req.workers = 2;
   if (workload.type == "pipeline") req.workers = workload.params.value("workers", 1);
   return req;
+}
+
+std::string pipeline_config_key(PipelineKey key) {
+  switch (key) {
+    case PipelineKey::kBackend: return "backend";
+    case PipelineKey::kArm: return "arms";
+    case PipelineKey::kWorkers: return "workers";
+    case PipelineKey::kPrefetch: return "prefetch";
+    case PipelineKey::kRing: return "ring";
+    case PipelineKey::kBatchBytes: return "batch_bytes";
+    case PipelineKey::kBatchSamples: return "batch_samples";
+    case PipelineKey::kImage: return "image";
+    case PipelineKey::kDecode: return "decode";
+    case PipelineKey::kCpuWork: return "cpu_work_ns_per_kb";
+    case PipelineKey::kDatasetSamples: return "dataset_samples";
+    case PipelineKey::kStepCompute: return "step_compute";
+    case PipelineKey::kSteps: return "experiment.steps";
+    case PipelineKey::kWarmup: return "experiment.warmup_steps";
+    case PipelineKey::kContention: return "experiment.contention";
+    case PipelineKey::kStallTimeout: return "";  // auto: 10 s + 10 x step_compute
+  }
+  return "";
+}
+
+PipelineConfig pipeline_config(const ExperimentConfig& config, const ClassConfig& cls, Arm arm) {
+  const nlohmann::json& p = cls.workload.params;
+  PipelineConfig pc;
+  pc.backend = cls.workload.backend;
+  pc.placement = cls.plan_request({arm});
+  pc.workers = p.value("workers", pc.workers);
+  pc.prefetch = p.value("prefetch", pc.prefetch);
+  pc.ring = p.value("ring", pc.ring);
+  pc.batch_bytes = p.value("batch_bytes", pc.batch_bytes);
+  pc.batch_samples = p.value("batch_samples", pc.batch_samples);
+  pc.image_width = p.value("image_width", pc.image_width);
+  pc.image_height = p.value("image_height", pc.image_height);
+  pc.decode = p.value("decode", std::string("synthetic")) == "jpeg" ? DecodeKind::kJpeg : DecodeKind::kSynthetic;
+  pc.cpu_work_ns_per_kib = p.value("cpu_work_ns_per_kb", pc.cpu_work_ns_per_kib);
+  pc.step_compute_s = p.value("step_compute", pc.step_compute_s);
+  pc.dataset_samples = p.value("dataset_samples", pc.dataset_samples);
+  const std::string contention_key = pipeline_config_key(PipelineKey::kContention);
+  if (config.contention.is_string())
+    pc.contention = parse_contention_spec(config.contention.get<std::string>(), contention_key);
+  else if (!config.contention.is_null())  // a run.json written before the parser checked it
+    throw PipelineInputError(PipelineKey::kContention, contention_key,
+                             "must be one string: stream:NODE:THREADS[:SIZE][@CPUS] or spin:CPUS, joined with '+'");
+  pc.steps = config.steps;
+  pc.warmup = config.warmup_steps;
+  pc.seed = config.seed;
+  return pc;
+}
+
+void check_pipeline_class(const Inventory& inv, const ExperimentConfig& config, const ClassConfig& cls) {
+  if (cls.workload.type != "pipeline") return;
+  try {
+    for (Arm arm : cls.arms()) check_pipeline(inv, pipeline_config(config, cls, arm), pipeline_config_key);
+  } catch (const PipelineInputError& e) {
+    std::string key = pipeline_config_key(e.key);
+    bool outside_workload = key.rfind("experiment.", 0) == 0 || key == "arms";
+    throw InputError((outside_workload ? key : key.empty() ? "workload" : "workload." + key) + ": " + e.problem);
+  }
 }
 
 namespace {

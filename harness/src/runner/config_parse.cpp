@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <utility>
 
 #include "placebench/harness/decisions/decide_input.h"
 #include "placebench/harness/errors.h"
@@ -71,17 +72,37 @@ nlohmann::json parse_pipeline_params(const YamlContext& c, const YAML::Node& n, 
   checked("batch_bytes", [](const std::string& t, const std::string& w) { return parse_size(t, w); });
   checked("step_compute", [](const std::string& t, const std::string& w) { return parse_duration_s(t, w); });
   if (n["image"]) {
-    std::string img = c.text(n["image"], where + ".image");
-    auto x = img.find('x');
     try {
-      if (x == std::string::npos) throw std::invalid_argument("no x");
-      p["image_width"] = std::stoi(img.substr(0, x));
-      p["image_height"] = std::stoi(img.substr(x + 1));
-    } catch (const std::exception&) {
-      c.fail(n["image"], where + ".image", "'" + img + "' is not WIDTHxHEIGHT (e.g. 64x64)");
+      auto [width, height] = parse_image_size(c.text(n["image"], where + ".image"), pipeline_config_key);
+      p["image_width"] = width;
+      p["image_height"] = height;
+    } catch (const PipelineInputError& e) {
+      c.fail(n["image"], where + ".image", e.problem);
     }
   }
   return p;
+}
+
+// A pipeline class checked as its trials will be (validate_pipeline_config on the PipelineConfig they
+// get), so that what the pipeline would refuse fails here, at its line, not after earlier trials ran.
+// Keys of the experiment (steps, contention) are reported at their line in `experiment`.
+void check_pipeline_class_yaml(const YamlContext& c, const YAML::Node& cls_node, const std::string& where,
+                               const YamlContext& top, const YAML::Node& experiment, const ExperimentConfig& e,
+                               const ClassConfig& k) {
+  if (k.workload.type != "pipeline") return;
+  try {
+    validate_pipeline_config(pipeline_config(e, k, k.baseline), pipeline_config_key);
+  } catch (const PipelineInputError& err) {
+    std::string key = pipeline_config_key(err.key);
+    if (key.rfind("experiment.", 0) == 0) {
+      std::string sub = key.substr(std::string("experiment.").size());
+      if (!experiment) c.fail(cls_node, key, err.problem);  // a default the class cannot run with
+      top.fail(experiment.IsMap() && experiment[sub] ? experiment[sub] : experiment, key, err.problem);
+    }
+    const YAML::Node& w = cls_node["workload"];
+    bool here = !key.empty() && w.IsMap() && w[key];
+    c.fail(here ? w[key] : w, where + ".workload" + (key.empty() ? "" : "." + key), err.problem);
+  }
 }
 
 // Collective parameters (one collective, type and size per class; run under mpirun).
@@ -199,7 +220,17 @@ void parse_experiment(const YamlContext& c, const YAML::Node& n, ExperimentConfi
   if (n["target_half_width_pct"])
     e.target_half_width_pct = c.number(n["target_half_width_pct"], "experiment.target_half_width_pct", 0.01, 1000);
   if (n["output"]) e.output_dir = c.text(n["output"], "experiment.output");
-  if (n["contention"]) e.contention = yaml_to_json(n["contention"]);
+  if (n["contention"] && !n["contention"].IsNull()) {
+    const YAML::Node& spec = n["contention"];
+    const std::string forms = "stream:NODE:THREADS[:SIZE][@CPUS] or spin:CPUS, joined with '+'";
+    if (!spec.IsScalar()) c.fail(spec, "experiment.contention", "must be one string: " + forms);
+    try {
+      parse_contention_spec(spec.as<std::string>(), "experiment.contention");  // the machine is checked by run
+    } catch (const PipelineInputError& err) {
+      c.fail(spec, "experiment.contention", err.problem);
+    }
+    e.contention = spec.as<std::string>();
+  }
 }
 
 YAML::Node load_yaml(const std::string& text, const std::string& source) {
@@ -234,9 +265,13 @@ ExperimentConfig parse_experiment_config(const std::string& text, const std::str
       if (!in) c.fail(node["include"], where + ".include", "cannot read " + path.string());
       std::stringstream ss;
       ss << in.rdbuf();
-      e.classes.push_back(parse_class(YamlContext{path.string()}, load_yaml(ss.str(), path.string()), "class"));
+      YamlContext included{path.string()};
+      YAML::Node cls = load_yaml(ss.str(), path.string());
+      e.classes.push_back(parse_class(included, cls, "class"));
+      check_pipeline_class_yaml(included, cls, "class", c, std::as_const(root)["experiment"], e, e.classes.back());
     } else {
       e.classes.push_back(parse_class(c, node, where));
+      check_pipeline_class_yaml(c, node, where, c, std::as_const(root)["experiment"], e, e.classes.back());
     }
     for (std::size_t j = 0; j + 1 < e.classes.size(); ++j)
       if (e.classes[j].name == e.classes.back().name) c.fail(node, where + ".name", "duplicate class name " + e.classes.back().name);

@@ -180,6 +180,7 @@ RunOutcome run_experiment(ExperimentConfig config, const RunOptions& opt, const 
       try {
         plan_arms(inv, cls.plan_request(cls.arms()));
         if (cls.workload.type == "staging") check_staging_memory(cls.workload.bytes, cls.workload.direction, "workload.bytes");
+        check_pipeline_class(inv, config, cls);
       } catch (const InputError& e) {
         throw InputError(config.source + ": class " + cls.name + ": " + e.what());
       }

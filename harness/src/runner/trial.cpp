@@ -98,25 +98,7 @@ std::string worst_placement_status(const WorkloadRun& run) {
 
 WorkloadRun pipeline_trial(const Inventory& inv, const ExperimentConfig& config, const ClassConfig& cls, Arm arm,
                            const std::atomic<bool>* stop) {
-  const nlohmann::json& p = cls.workload.params;
-  PipelineConfig pc;
-  pc.backend = cls.workload.backend;
-  pc.placement = cls.plan_request({arm});
-  pc.workers = p.value("workers", pc.workers);
-  pc.prefetch = p.value("prefetch", pc.prefetch);
-  pc.ring = p.value("ring", pc.ring);
-  pc.batch_bytes = p.value("batch_bytes", pc.batch_bytes);
-  pc.batch_samples = p.value("batch_samples", pc.batch_samples);
-  pc.image_width = p.value("image_width", pc.image_width);
-  pc.image_height = p.value("image_height", pc.image_height);
-  pc.decode = p.value("decode", std::string("synthetic")) == "jpeg" ? DecodeKind::kJpeg : DecodeKind::kSynthetic;
-  pc.cpu_work_ns_per_kib = p.value("cpu_work_ns_per_kb", pc.cpu_work_ns_per_kib);
-  pc.step_compute_s = p.value("step_compute", pc.step_compute_s);
-  pc.dataset_samples = p.value("dataset_samples", pc.dataset_samples);
-  if (!config.contention.is_null()) pc.contention = parse_contention_spec(config.contention.get<std::string>(), "experiment.contention");
-  pc.steps = config.steps;
-  pc.warmup = config.warmup_steps;
-  pc.seed = config.seed;
+  PipelineConfig pc = pipeline_config(config, cls, arm);
   pc.stop = stop;
   PipelineResult r = run_pipeline(inv, pc);
   if (r.status == "failed") throw std::runtime_error("pipeline trial failed: " + r.error);

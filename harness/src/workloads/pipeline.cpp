@@ -5,8 +5,10 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <iterator>
 #include <memory>
 #include <sstream>
 
@@ -41,16 +43,24 @@ class AffinityRestore {
 // Never plan to use more than this share of MemAvailable.
 constexpr double kMemoryShare = 0.8;
 
+[[noreturn]] void refuse(PipelineKey key, PipelineKeyNames names, const std::string& problem) {
+  throw PipelineInputError(key, names(key), problem);
+}
+
+std::string seconds_text(double s) {
+  return s < 1 ? fmt::format("{:.6g} ms", s * 1e3) : s < 3600 ? fmt::format("{:.6g} s", s) : fmt::format("{:.6g} h", s / 3600);
+}
+
+double stall_timeout_s(const PipelineConfig& c) { return c.stall_timeout_s > 0 ? c.stall_timeout_s : 10.0 + 10.0 * c.step_compute_s; }
+
 struct Backend {
   std::string name, reason;
   int gpu = -1;
   std::uint64_t device_memory_bytes = 0;
 };
 
-Backend choose_backend(const PipelineConfig& cfg) {
+Backend choose_backend(const PipelineConfig& cfg, PipelineKeyNames names) {
   if (cfg.backend == "host") return {"host", "requested", -1, 0};
-  if (cfg.backend != "auto" && cfg.backend != "cuda")
-    throw InputError("--backend: unknown '" + cfg.backend + "'; accepted: auto, cuda, host");
   kernels::DeviceRuntime rt = kernels::query_device_runtime();
   int gpu = cfg.placement.device.gpu.value_or(0);
   auto memory = [&] {
@@ -60,7 +70,8 @@ Backend choose_backend(const PipelineConfig& cfg) {
   };
   if (cfg.backend == "cuda") {
     if (!rt.usable())
-      throw InputError("--backend cuda: no usable CUDA device (" + rt.status + "); use --backend host or auto");
+      refuse(PipelineKey::kBackend, names,
+             fmt::format("cuda: no usable CUDA device ({}); use {} host or auto", rt.status, names(PipelineKey::kBackend)));
     return {"cuda", "requested", gpu, memory()};
   }
   if (rt.usable() && !cfg.placement.device.device_numa) return {"cuda", "auto: a CUDA device is usable", gpu, memory()};
@@ -77,66 +88,165 @@ std::uint64_t mem_available_bytes() {
   return 0;  // unknown: no check
 }
 
-void check_counts(const PipelineConfig& c) {
-  if (c.workers < 1) throw InputError("--workers must be at least 1 (a pipeline with no workers produces nothing)");
-  if (c.prefetch < 1) throw InputError("--prefetch must be at least 1");
+void check_counts(const PipelineConfig& c, PipelineKeyNames names) {
+  using K = PipelineKey;
+  if (c.backend != "auto" && c.backend != "cuda" && c.backend != "host")
+    refuse(K::kBackend, names, "unknown '" + c.backend + "'; accepted: auto, cuda, host");
+  auto count = [&](K key, int v, int least, const char* why) {
+    if (v < least) refuse(key, names, fmt::format("{} must be at least {}{}", v, least, why));
+    if (v > kMaxPipelineCount) refuse(key, names, fmt::format("{} is more than the {} accepted", v, kMaxPipelineCount));
+  };
+  count(K::kWorkers, c.workers, 1, " (a pipeline with no workers produces nothing)");
+  count(K::kPrefetch, c.prefetch, 1, "");
+  count(K::kRing, c.ring, 0, " (0: prefetch + workers + 1)");
+  count(K::kBatchSamples, c.batch_samples, 1, "");
+  count(K::kDatasetSamples, c.dataset_samples, 1, "");
   int ring = c.ring ? c.ring : c.prefetch + c.workers + 1;
   if (ring < c.prefetch + 1)
-    throw InputError(fmt::format("--ring {} is smaller than --prefetch {} + 1: the queue holds {} buffers and the training "
-                                 "loop one more; use --ring {} or more",
-                                 c.ring, c.prefetch, c.prefetch, c.prefetch + 1));
-  if (c.steps < 1) throw InputError("--steps must be at least 1");
-  if (c.warmup < 0) throw InputError("--warmup must be 0 or more");
-  if (c.batch_samples < 1) throw InputError("--batch-samples must be at least 1");
-  if (c.dataset_samples < 1) throw InputError("--dataset-samples must be at least 1");
-  if (!(c.step_compute_s >= 0) || !std::isfinite(c.step_compute_s)) throw InputError("--step-compute must be 0 or more");
-  if (!(c.cpu_work_ns_per_kib >= 0) || !std::isfinite(c.cpu_work_ns_per_kib)) throw InputError("--cpu-work must be 0 or more");
-  if (c.stall_timeout_s < 0) throw InputError("--stall-timeout must be positive");
-  if (c.decode == DecodeKind::kJpeg && c.batch_bytes)
-    throw InputError("--batch-bytes: the jpeg stage decodes images; give --batch-samples N --image WxH instead");
-  if (c.decode == DecodeKind::kJpeg && c.cpu_work_ns_per_kib > 0)
-    throw InputError("--cpu-work applies to --decode synthetic only (jpeg's work is the decoding itself)");
-  if (!c.batch_bytes && (c.image_width < 1 || c.image_height < 1)) throw InputError("--image: width and height must be positive");
-  if (c.batch_bytes && c.batch_bytes % static_cast<std::uint64_t>(c.batch_samples) != 0)
-    throw InputError(fmt::format("--batch-bytes {} is not a multiple of --batch-samples {}", c.batch_bytes, c.batch_samples));
+    refuse(K::kRing, names,
+           fmt::format("{} is smaller than {} {} + 1: the queue holds {} buffers and the training loop one more; use {} {} or more",
+                       c.ring, names(K::kPrefetch), c.prefetch, c.prefetch, names(K::kRing), c.prefetch + 1));
+  constexpr int kMaxSteps = 100'000'000;
+  if (c.steps < 1 || c.steps > kMaxSteps) refuse(K::kSteps, names, fmt::format("{} is not 1 to {}", c.steps, kMaxSteps));
+  if (c.warmup < 0 || c.warmup > kMaxSteps) refuse(K::kWarmup, names, fmt::format("{} is not 0 to {}", c.warmup, kMaxSteps));
 }
 
-ArmPlan resolve_plan(const Inventory& inv, const PipelineConfig& c) {
+void check_shape(const PipelineConfig& c, PipelineKeyNames names) {
+  using K = PipelineKey;
+  if (c.decode == DecodeKind::kJpeg && c.batch_bytes)
+    refuse(K::kBatchBytes, names, fmt::format("the jpeg stage decodes images; give {} N and {} WxH instead",
+                                              names(K::kBatchSamples), names(K::kImage)));
+  if (!c.batch_bytes && (c.image_width < 1 || c.image_height < 1 || c.image_width > kMaxImageSide || c.image_height > kMaxImageSide))
+    refuse(K::kImage, names, fmt::format("{}x{}: width and height must be 1 to {}", c.image_width, c.image_height, kMaxImageSide));
+  if (c.batch_bytes && c.batch_bytes % static_cast<std::uint64_t>(c.batch_samples) != 0)
+    refuse(K::kBatchBytes, names, fmt::format("{} is not a multiple of {} {}", c.batch_bytes, names(K::kBatchSamples), c.batch_samples));
+}
+
+std::uint64_t batch_bytes(const PipelineConfig& c) {
+  return c.batch_bytes ? c.batch_bytes
+                       : static_cast<std::uint64_t>(c.batch_samples) * hostpipe::image_sample_bytes(c.image_width, c.image_height);
+}
+
+// Durations, and one batch's synthetic work against the stall timeout: a worker checks for a stop only
+// between batches, so a batch longer than the timeout would keep a stalled run from shutting down.
+void check_durations(const PipelineConfig& c, PipelineKeyNames names) {
+  using K = PipelineKey;
+  auto duration = [&](K key, double v, double most, const char* example) {
+    if (std::isnan(v) || v < 0) refuse(key, names, fmt::format("must be a duration, 0 or more (e.g. {})", example));
+    if (std::isinf(v)) refuse(key, names, fmt::format("is infinite; give a finite duration of at most {} (e.g. {})", seconds_text(most), example));
+    if (v > most) refuse(key, names, fmt::format("{} is more than the {} accepted; use at most {}", seconds_text(v), seconds_text(most), seconds_text(most)));
+  };
+  duration(K::kStepCompute, c.step_compute_s, kMaxStepComputeS, "2ms");
+  duration(K::kStallTimeout, c.stall_timeout_s, kMaxStallTimeoutS, "30s");
+  if (c.stall_timeout_s > 0 && c.step_compute_s >= c.stall_timeout_s)
+    refuse(K::kStepCompute, names, fmt::format("{} is not below {} {}: workers wait up to a step for a free buffer; use a "
+                                               "shorter step or a longer stall timeout",
+                                               seconds_text(c.step_compute_s), names(K::kStallTimeout), seconds_text(c.stall_timeout_s)));
+  if (std::isnan(c.cpu_work_ns_per_kib) || c.cpu_work_ns_per_kib < 0) refuse(K::kCpuWork, names, "must be 0 or more (ns of work per KiB)");
+  if (std::isinf(c.cpu_work_ns_per_kib)) refuse(K::kCpuWork, names, "is infinite; give ns of work per KiB (e.g. 100)");
+  if (c.decode == DecodeKind::kJpeg && c.cpu_work_ns_per_kib > 0)
+    refuse(K::kCpuWork, names, "applies to the synthetic stage only (jpeg's work is the decoding itself)");
+  double kib = static_cast<double>(batch_bytes(c)) / 1024.0;
+  double work_s = c.cpu_work_ns_per_kib * kib * 1e-9, stall_s = stall_timeout_s(c);
+  if (work_s > stall_s) {
+    std::string stall_name = names(K::kStallTimeout);
+    std::string rule = c.stall_timeout_s > 0 ? stall_name : "auto: 10 s + 10 x " + names(K::kStepCompute);
+    refuse(K::kCpuWork, names,
+           fmt::format("one batch's synthetic work is {} of CPU time ({:g} ns/KiB x {:g} KiB), more than the stall timeout {} "
+                       "({}): a worker would still be in that batch when the stall is declared; lower {} or the batch size{}",
+                       seconds_text(work_s), c.cpu_work_ns_per_kib, kib, seconds_text(stall_s), rule, names(K::kCpuWork),
+                       stall_name.empty() ? "" : fmt::format(", or give {} above {}", stall_name, seconds_text(work_s))));
+  }
+}
+
+ArmPlan resolve_plan(const Inventory& inv, const PipelineConfig& c, PipelineKeyNames names) {
   ArmPlan plan;
   if (c.plan) {
     plan = *c.plan;
   } else {
-    if (c.placement.arms.size() != 1) throw InputError("--arm: the pipeline runs exactly one arm per run");
+    if (c.placement.arms.size() != 1) refuse(PipelineKey::kArm, names, "the pipeline runs exactly one arm per run");
     PlanRequest req = c.placement;
     req.workers = c.workers;
     plan = plan_arms(inv, req).front();
   }
   if (plan.workers.size() < static_cast<std::size_t>(c.workers))
-    throw InputError(fmt::format("the plan has {} worker placement(s), --workers asks for {}", plan.workers.size(), c.workers));
+    refuse(PipelineKey::kWorkers, names, fmt::format("the plan has {} worker placement(s), {} asks for {}", plan.workers.size(),
+                                                     names(PipelineKey::kWorkers), c.workers));
   return plan;
 }
 
-void check_contention(const Inventory& inv, const std::vector<hostpipe::ContentionTask>& tasks) {
-  for (const auto& t : tasks)
-    for (int n : t.mem_nodes) {
-      bool found = false;
-      for (const auto& node : inv.numa_nodes) found = found || static_cast<int>(node.os_index) == n;
-      if (!found) throw InputError(fmt::format("--contention: NUMA node {} does not exist on this machine", n));
-    }
+// In doubles: a ring of a million terabyte batches must be refused, not overflow.
+void check_memory(const Backend& backend, const PipelineResult& r, const std::vector<hostpipe::ContentionTask>& contention,
+                  PipelineKeyNames names) {
+  double consumer = backend.name == "host" ? static_cast<double>(r.batch_bytes) : 0;  // the device-side copy
+  double ring = static_cast<double>(r.batch_bytes) * r.ring;
+  double pipeline = ring + static_cast<double>(r.dataset_bytes) + consumer, streams = 0;
+  for (const auto& t : contention) streams += static_cast<double>(t.buffer_bytes());
+  double avail = static_cast<double>(mem_available_bytes()), most = kMemoryShare * avail;
+  auto size = [](double bytes) {
+    constexpr const char* kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+    std::size_t unit = 0;
+    for (; bytes >= 1024 && unit + 1 < std::size(kUnits); ++unit) bytes /= 1024;
+    return fmt::format("{:.4g} {}", bytes, kUnits[unit]);
+  };
+  if (avail > 0 && pipeline > most)
+    refuse(PipelineKey::kBatchBytes, names,
+           fmt::format("the ring ({} x {}), dataset ({}) and device-side copy need {}, more than {:.0f}% of the {} this node has "
+                       "available; use a smaller batch, {} or {}",
+                       r.ring, size(static_cast<double>(r.batch_bytes)), size(static_cast<double>(r.dataset_bytes)), size(pipeline),
+                       kMemoryShare * 100, size(avail), names(PipelineKey::kRing), names(PipelineKey::kDatasetSamples)));
+  if (avail > 0 && pipeline + streams > most)
+    refuse(PipelineKey::kContention, names,
+           fmt::format("the stream threads' buffers ({}) and the pipeline ({}) need {}, more than {:.0f}% of the {} this node "
+                       "has available; use fewer stream threads or a smaller SIZE (stream:NODE:THREADS:SIZE)",
+                       size(streams), size(pipeline), size(pipeline + streams), kMemoryShare * 100, size(avail)));
+  if (backend.name == "cuda" && backend.device_memory_bytes && r.batch_bytes > backend.device_memory_bytes / 2)
+    refuse(PipelineKey::kBatchBytes, names, fmt::format("a {} batch does not fit beside the compute buffers in GPU {}'s {}",
+                                                        format_size(r.batch_bytes), backend.gpu, format_size(backend.device_memory_bytes)));
 }
 
-void check_memory(const Backend& backend, const PipelineResult& r, std::size_t consumer_bytes) {
-  std::uint64_t ring_bytes = r.batch_bytes * static_cast<std::uint64_t>(r.ring);
-  std::uint64_t need = ring_bytes + r.dataset_bytes + consumer_bytes;
-  std::uint64_t avail = mem_available_bytes();
-  if (avail && static_cast<double>(need) > kMemoryShare * static_cast<double>(avail))
-    throw InputError(fmt::format("--batch-bytes: the ring ({} x {}), dataset ({}) and device-side copy need {}, more than {:.0f}% of "
-                                 "the {} this node has available; use a smaller batch, --ring or --dataset-samples",
-                                 r.ring, format_size(r.batch_bytes), format_size(r.dataset_bytes), format_size(need),
-                                 kMemoryShare * 100, format_size(avail)));
-  if (backend.name == "cuda" && backend.device_memory_bytes && r.batch_bytes > backend.device_memory_bytes / 2)
-    throw InputError(fmt::format("--batch-bytes: a {} batch does not fit beside the compute buffers in GPU {}'s {}",
-                                 format_size(r.batch_bytes), backend.gpu, format_size(backend.device_memory_bytes)));
+// Everything run_pipeline settles before it allocates: the checked configuration, resolved.
+struct Prepared {
+  Backend backend;
+  ArmPlan plan;
+  hostpipe::BatchShape shape;
+  PipelineResult result;  // the resolved configuration's fields
+};
+
+Prepared prepare(const Inventory& inv, const PipelineConfig& cfg, PipelineKeyNames names) {
+  validate_pipeline_config(cfg, names);
+  check_contention(inv, cfg.contention, names);
+  Prepared p;
+  p.backend = choose_backend(cfg, names);
+  p.plan = resolve_plan(inv, cfg, names);
+  PipelineResult& r = p.result;
+  r.backend = p.backend.name;
+  r.backend_reason = p.backend.reason;
+  r.arm = arm_name(p.plan.arm);
+  r.decode = cfg.decode == DecodeKind::kJpeg ? "jpeg" : "synthetic";
+  r.workers = cfg.workers;
+  r.prefetch = cfg.prefetch;
+  r.ring = cfg.ring ? cfg.ring : cfg.prefetch + cfg.workers + 1;
+  r.batch_samples = cfg.batch_samples;
+  hostpipe::BatchShape& shape = p.shape;
+  shape.samples = cfg.batch_samples;
+  if (cfg.batch_bytes) {
+    shape.sample_bytes = cfg.batch_bytes / static_cast<std::uint64_t>(cfg.batch_samples);
+  } else {
+    shape.width = r.image_width = cfg.image_width;
+    shape.height = r.image_height = cfg.image_height;
+    shape.sample_bytes = hostpipe::image_sample_bytes(cfg.image_width, cfg.image_height);
+  }
+  r.batch_bytes = shape.batch_bytes();
+  // Synthetic: the dataset is its samples; jpeg: encoded images, far smaller than what they decode to.
+  r.dataset_bytes = cfg.decode == DecodeKind::kJpeg ? 0 : shape.sample_bytes * static_cast<std::uint64_t>(cfg.dataset_samples);
+  r.warmup = cfg.warmup;
+  r.steps_requested = cfg.steps;
+  r.step_compute_s = cfg.step_compute_s;
+  r.cpu_work_ns_per_kib = cfg.cpu_work_ns_per_kib;
+  r.stall_timeout_s = stall_timeout_s(cfg);
+  check_memory(p.backend, r, cfg.contention, names);
+  return p;
 }
 
 std::unique_ptr<hostpipe::DecodeStage> make_stage(const PipelineConfig& c, const hostpipe::BatchShape& shape,
@@ -207,40 +317,42 @@ void fill_summary(PipelineResult& r, const hostpipe::EngineResult& er, std::size
 
 std::string input_bound_class(double pct) { return pct < 5 ? "not" : pct < 20 ? "moderately" : "highly"; }
 
-PipelineResult run_pipeline(const Inventory& inv, const PipelineConfig& cfg) {
-  check_counts(cfg);
-  check_contention(inv, cfg.contention);
-  Backend backend = choose_backend(cfg);
-  ArmPlan plan = resolve_plan(inv, cfg);
-
-  PipelineResult r;
-  r.backend = backend.name;
-  r.backend_reason = backend.reason;
-  r.arm = arm_name(plan.arm);
-  r.decode = cfg.decode == DecodeKind::kJpeg ? "jpeg" : "synthetic";
-  r.workers = cfg.workers;
-  r.prefetch = cfg.prefetch;
-  r.ring = cfg.ring ? cfg.ring : cfg.prefetch + cfg.workers + 1;
-  r.batch_samples = cfg.batch_samples;
-  hostpipe::BatchShape shape;
-  shape.samples = cfg.batch_samples;
-  if (cfg.batch_bytes) {
-    shape.sample_bytes = cfg.batch_bytes / static_cast<std::uint64_t>(cfg.batch_samples);
-  } else {
-    shape.width = r.image_width = cfg.image_width;
-    shape.height = r.image_height = cfg.image_height;
-    shape.sample_bytes = hostpipe::image_sample_bytes(cfg.image_width, cfg.image_height);
+std::string pipeline_option_name(PipelineKey key) {
+  switch (key) {
+    case PipelineKey::kBackend: return "--backend";
+    case PipelineKey::kArm: return "--arm";
+    case PipelineKey::kWorkers: return "--workers";
+    case PipelineKey::kPrefetch: return "--prefetch";
+    case PipelineKey::kRing: return "--ring";
+    case PipelineKey::kBatchBytes: return "--batch-bytes";
+    case PipelineKey::kBatchSamples: return "--batch-samples";
+    case PipelineKey::kImage: return "--image";
+    case PipelineKey::kDecode: return "--decode";
+    case PipelineKey::kCpuWork: return "--cpu-work";
+    case PipelineKey::kDatasetSamples: return "--dataset-samples";
+    case PipelineKey::kStepCompute: return "--step-compute";
+    case PipelineKey::kSteps: return "--steps";
+    case PipelineKey::kWarmup: return "--warmup";
+    case PipelineKey::kContention: return "--contention";
+    case PipelineKey::kStallTimeout: return "--stall-timeout";
   }
-  r.batch_bytes = shape.batch_bytes();
-  // Synthetic: the dataset is its samples; jpeg: encoded images, far smaller than what they decode to.
-  r.dataset_bytes = cfg.decode == DecodeKind::kJpeg ? 0 : shape.sample_bytes * static_cast<std::uint64_t>(cfg.dataset_samples);
-  r.warmup = cfg.warmup;
-  r.steps_requested = cfg.steps;
-  r.step_compute_s = cfg.step_compute_s;
-  r.cpu_work_ns_per_kib = cfg.cpu_work_ns_per_kib;
-  r.stall_timeout_s = cfg.stall_timeout_s > 0 ? cfg.stall_timeout_s : 10.0 + 10.0 * cfg.step_compute_s;
-  check_memory(backend, r, backend.name == "host" ? r.batch_bytes : 0);
+  return "--?";
+}
 
+void validate_pipeline_config(const PipelineConfig& config, PipelineKeyNames names) {
+  check_counts(config, names);
+  check_shape(config, names);
+  check_durations(config, names);
+}
+
+void check_pipeline(const Inventory& inv, const PipelineConfig& config, PipelineKeyNames names) { prepare(inv, config, names); }
+
+PipelineResult run_pipeline(const Inventory& inv, const PipelineConfig& cfg) {
+  Prepared prepared = prepare(inv, cfg, pipeline_option_name);
+  PipelineResult& r = prepared.result;
+  const hostpipe::BatchShape& shape = prepared.shape;
+  const Backend& backend = prepared.backend;
+  const ArmPlan& plan = prepared.plan;
   const std::vector<int>& mem_nodes = plan.workers.front().mem_nodes;
   double rate = hostpipe::calibrate_iterations_per_cpu_ns();
   auto stage = make_stage(cfg, shape, mem_nodes, rate);
@@ -283,7 +395,7 @@ PipelineResult run_pipeline(const Inventory& inv, const PipelineConfig& cfg) {
   for (auto& p : placed)
     if (!p.record.arm.empty()) r.worker_placement.push_back(p.record);
   fill_summary(r, er, consumer->pinned_bytes());
-  return r;
+  return std::move(r);
 }
 
 }  // namespace placebench::harness

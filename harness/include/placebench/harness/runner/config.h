@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "placebench/harness/placement/arm.h"
+#include "placebench/harness/workloads/pipeline.h"
 #include "placebench/harness/workloads/staging.h"
 
 namespace placebench::harness {
@@ -60,13 +61,24 @@ struct ExperimentConfig {
   double confidence = 0.95;
   double target_half_width_pct = 5.0;
   std::string output_dir = "results";  // runs go to <output_dir>/<timestamp>-<host>/
-  nlohmann::json contention;        // passed to workloads that support it
+  nlohmann::json contention;        // null or a --contention spec string, for workloads that support it
   std::vector<ClassConfig> classes;
 };
 
 // Parses and validates. Throws InputError "FILE:LINE: KEY: problem; accepted: ..." for any problem.
 ExperimentConfig load_experiment_config(const std::string& path);
 ExperimentConfig parse_experiment_config(const std::string& yaml_text, const std::string& source);
+
+// A pipeline class's trial configuration for one arm: its workload parameters, the experiment's steps,
+// warm-up, seed and contention (run_pipeline's input for that trial).
+PipelineConfig pipeline_config(const ExperimentConfig& config, const ClassConfig& cls, Arm arm);
+// A config file's name for a pipeline key ("ring", "experiment.contention"; "" for the stall timeout,
+// which a config leaves auto), for refusals (validate_pipeline_config, check_pipeline).
+std::string pipeline_config_key(PipelineKey key);
+// Whether this node can run the pipeline class (check_pipeline for each of its arms: contention nodes
+// and CPUs, backend cuda without a usable device, memory), before anything is measured. Throws
+// InputError "workload.KEY: problem" or "experiment.contention: problem" (the caller adds file and class).
+void check_pipeline_class(const Inventory& inv, const ExperimentConfig& config, const ClassConfig& cls);
 
 nlohmann::json config_to_json(const ExperimentConfig& config);
 // Rebuilds a config from its JSON copy (run.json), for --resume and compare.

@@ -12,8 +12,10 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "placebench/harness/errors.h"
 #include "placebench/harness/placement/record.h"
 #include "placebench/hostpipe/pipeline/contention.h"
 
@@ -39,7 +41,7 @@ struct PipelineConfig {
   int steps = 50;
   int warmup = 5;
   std::vector<hostpipe::ContentionTask> contention;
-  double stall_timeout_s = 0;          // 0: 10 s + 10 x step_compute
+  double stall_timeout_s = 0;          // 0 (auto): 10 s + 10 x step_compute
   std::uint64_t seed = 1;
   const std::atomic<bool>* stop = nullptr;  // set (e.g. by a SIGINT handler) to stop after the current step
   // Test-only: called on each produced batch after its checksum was taken (corrupt, throw, or stall).
@@ -94,16 +96,60 @@ struct PipelineResult {
   std::vector<hostpipe::ContentionReport> contention;
 };
 
+// The configuration's keys, so that a refusal names the one at fault in its caller's terms.
+enum class PipelineKey {
+  kBackend, kArm, kWorkers, kPrefetch, kRing, kBatchBytes, kBatchSamples, kImage, kDecode, kCpuWork,
+  kDatasetSamples, kStepCompute, kSteps, kWarmup, kContention, kStallTimeout
+};
+// How refusals name a key: the CLI's options (pipeline_option_name: "--ring") or a config file's keys
+// (pipeline_config_key in runner/config.h). "" for a key that cannot be set there.
+using PipelineKeyNames = std::string (*)(PipelineKey);
+std::string pipeline_option_name(PipelineKey key);
+
+// A refused configuration: what() is "NAME: problem"; `key` and `problem` let a config parser put its
+// own file, line and key in front instead.
+struct PipelineInputError : InputError {
+  PipelineInputError(PipelineKey key_at_fault, const std::string& name, const std::string& what_is_wrong)
+      : InputError(name + ": " + what_is_wrong), key(key_at_fault), problem(what_is_wrong) {}
+  PipelineKey key;
+  std::string problem;
+};
+
+// Limits beyond which a configuration is refused.
+inline constexpr double kMaxStepComputeS = 60;     // a training step's compute: milliseconds to seconds
+inline constexpr double kMaxStallTimeoutS = 3600;  // no wait longer than an hour
+inline constexpr int kMaxPipelineCount = 1 << 20;  // workers, prefetch, ring, samples, dataset samples
+inline constexpr int kMaxImageSide = 65536;
+inline constexpr int kMaxContentionThreadsPerCpu = 4;
+
+// Everything about the configuration that does not depend on the machine: counts, shapes, durations,
+// the decode stage's options, and one batch's synthetic work against the stall timeout (a worker does
+// not look at the stop flag inside a batch). Throws PipelineInputError naming the key with `names`.
+void validate_pipeline_config(const PipelineConfig& config, PipelineKeyNames names = pipeline_option_name);
+
+// validate_pipeline_config, then what run_pipeline checks on this machine before anything starts:
+// contention (nodes, CPUs, thread count), the backend (cuda needs a usable device), the arm's plan and
+// memory (ring, dataset, device-side copy and contention buffers within 80% of MemAvailable). Allocates
+// nothing. Throws PipelineInputError (or the planner's InputError).
+void check_pipeline(const Inventory& inv, const PipelineConfig& config, PipelineKeyNames names = pipeline_option_name);
+
 // "not" / "moderately" / "highly" (TensorFlow profiler's input-pipeline analysis thresholds).
 std::string input_bound_class(double input_bound_pct);
 
-// Refuses nonsensical configurations with InputError (one line naming the option), before anything
-// starts; then runs. Failures of the run itself (stall, corrupted batch) and a stop request return a
+// Refuses nonsensical configurations (check_pipeline, naming CLI options), before anything starts;
+// then runs. Failures of the run itself (stall, corrupted batch) and a stop request return a
 // result whose status says so, with the steps measured so far; the caller must check `status`.
 PipelineResult run_pipeline(const Inventory& inv, const PipelineConfig& config);
 
-// "stream:NODE:THREADS[:SIZE][@CPUS]" and "spin:CPUS", joined with '+'; throws InputError naming `where`.
+// "stream:NODE:THREADS[:SIZE][@CPUS]" and "spin:CPUS", joined with '+'; throws PipelineInputError
+// (kContention) naming `where`. The syntax only: check_contention checks it against the machine.
 std::vector<hostpipe::ContentionTask> parse_contention_spec(const std::string& spec, const std::string& where);
+// NUMA nodes that exist (and this process may allocate on), CPUs this process may use, and at most
+// kMaxContentionThreadsPerCpu threads per such CPU.
+void check_contention(const Inventory& inv, const std::vector<hostpipe::ContentionTask>& tasks,
+                      PipelineKeyNames names = pipeline_option_name);
+// "WIDTHxHEIGHT" (e.g. 224x224), each side in [1, kMaxImageSide]; throws PipelineInputError (kImage).
+std::pair<int, int> parse_image_size(const std::string& text, PipelineKeyNames names = pipeline_option_name);
 
 // The step-only part of the summary (throughput, input-bound share, quantiles, queue depth); the
 // driver adds worker CPU, memory and stage rates.

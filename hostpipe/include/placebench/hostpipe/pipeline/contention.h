@@ -17,6 +17,15 @@ struct ContentionTask {
   std::vector<int> cpus;         // bind the thread here (empty: not bound; required for spin)
   std::vector<int> mem_nodes;    // stream: where its buffer lives
   std::size_t bytes = std::size_t{64} << 20;  // stream: buffer size (three arrays of bytes/3)
+
+  static constexpr std::size_t kMinStreamElements = std::size_t{1} << 16;  // per array
+  // Elements per array of a stream task's buffer, and the bytes it allocates (spin: 0), so that a caller
+  // can check memory before starting anything.
+  std::size_t stream_elements() const {
+    std::size_t n = bytes / (3 * sizeof(float));
+    return n > kMinStreamElements ? n : kMinStreamElements;
+  }
+  std::size_t buffer_bytes() const { return kind == Kind::kStream ? 3 * stream_elements() * sizeof(float) : 0; }
 };
 
 struct ContentionReport {
