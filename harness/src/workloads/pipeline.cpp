@@ -7,7 +7,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <iterator>
 #include <memory>
 #include <sstream>
@@ -76,16 +75,6 @@ Backend choose_backend(const PipelineConfig& cfg, PipelineKeyNames names) {
   }
   if (rt.usable() && !cfg.placement.device.device_numa) return {"cuda", "auto: a CUDA device is usable", gpu, memory()};
   return {"host", "auto: " + (rt.usable() ? std::string("--device-numa names a host device") : "CUDA: " + rt.status), -1, 0};
-}
-
-std::uint64_t mem_available_bytes() {
-  std::ifstream in("/proc/meminfo");
-  std::string key;
-  std::uint64_t kib = 0;
-  std::string unit;
-  while (in >> key >> kib >> unit)
-    if (key == "MemAvailable:") return kib * 1024;
-  return 0;  // unknown: no check
 }
 
 void check_counts(const PipelineConfig& c, PipelineKeyNames names) {
@@ -182,7 +171,7 @@ void check_memory(const Backend& backend, const PipelineResult& r, const std::ve
   double ring = static_cast<double>(r.batch_bytes) * r.ring;
   double pipeline = ring + static_cast<double>(r.dataset_bytes) + consumer, streams = 0;
   for (const auto& t : contention) streams += static_cast<double>(t.buffer_bytes());
-  double avail = static_cast<double>(mem_available_bytes()), most = kMemoryShare * avail;
+  double avail = static_cast<double>(hostpipe::mem_available_bytes()), most = kMemoryShare * avail;  // 0: unknown, no check
   auto size = [](double bytes) {
     constexpr const char* kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
     std::size_t unit = 0;
