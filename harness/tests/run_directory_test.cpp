@@ -1,5 +1,7 @@
 // The run directory survives crashes: appended lines are complete, a truncated last line is ignored
-// (and repaired on resume), a damaged middle line or a foreign schema is a clear error.
+// (and repaired on resume), a damaged middle line or a foreign schema is a clear error. Every file read
+// back is checked where it is read: a value of the wrong type is one InputError naming the file, the
+// line or key and the fix, never a JSON library exception.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -9,13 +11,69 @@
 #include "placebench/harness/runner/run_directory.h"
 
 using namespace placebench::harness;
+using nlohmann::json;
+
+namespace {
+
+// run.json as `placebench run` writes it, with one class "c" (baseline local, compare remote), 2..4 rounds.
+json run_json() {
+  ExperimentConfig cfg;
+  cfg.source = "test.yaml";
+  cfg.name = "test";
+  cfg.min_rounds = 2;
+  cfg.max_rounds = 4;
+  cfg.steps = 3;
+  ClassConfig c;
+  c.name = "c";
+  c.workload.type = "staging";
+  c.compare = {Arm::kRemote};
+  cfg.classes = {c};
+  return {{"schema_version", kResultsSchemaVersion}, {"config", config_to_json(cfg)}};
+}
+
+json trial(int round, const std::string& arm = "local") {
+  return {{"class", "c"}, {"arm", arm}, {"round", round}, {"step_ns", {100, 110, 120}},
+          {"summary", {{"median_ns", 110.0}, {"p99_ns", 120.0}, {"throughput_steps_s", 9e6}}}, {"flags", json::array()}};
+}
+
+json with(json t, const std::string& key, json value) {
+  t[key] = std::move(value);
+  return t;
+}
+
+std::string fresh(const std::string& name) {
+  std::string dir = ::testing::TempDir() + "/" + name;
+  std::filesystem::remove_all(dir);
+  return dir;
+}
+
+// The InputError message of reading `dir`'s trials, or "" when they read.
+std::string trials_error(const std::string& dir) {
+  try {
+    std::vector<std::string> w;
+    RunDirectory::open(dir).read_trials(w);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+std::string open_error(const std::string& dir) {
+  try {
+    RunDirectory::open(dir);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
 
 TEST(RunDirectory, AppendReadTruncateRepair) {
-  std::string dir = ::testing::TempDir() + "/pb-rundir";
-  std::filesystem::remove_all(dir);
-  RunDirectory rd = RunDirectory::create("", dir, "h", {{"schema_version", kResultsSchemaVersion}});
-  rd.append_trial({{"round", 0}});
-  rd.append_trial({{"round", 1}});
+  std::string dir = fresh("pb-rundir");
+  RunDirectory rd = RunDirectory::create("", dir, "h", run_json());
+  rd.append_trial(trial(0));
+  rd.append_trial(trial(1));
   std::ofstream(dir + "/trials.jsonl", std::ios::app) << "{\"round\": 2, \"ste";
   RunDirectory again = RunDirectory::open(dir);
   std::vector<std::string> warnings;
@@ -24,7 +82,7 @@ TEST(RunDirectory, AppendReadTruncateRepair) {
   EXPECT_NE(warnings[0].find("trials.jsonl:3: truncated"), std::string::npos);
   warnings.clear();
   again.read_trials(warnings, true);
-  again.append_trial({{"round", 2}});
+  again.append_trial(trial(2));
   warnings.clear();
   auto trials = again.read_trials(warnings);
   EXPECT_TRUE(warnings.empty());
@@ -34,13 +92,129 @@ TEST(RunDirectory, AppendReadTruncateRepair) {
 }
 
 TEST(RunDirectory, DamagedFilesAreInputErrors) {
-  std::string dir = ::testing::TempDir() + "/pb-rundir-bad";
-  std::filesystem::remove_all(dir);
+  std::string dir = fresh("pb-rundir-bad");
   EXPECT_THROW(RunDirectory::open(dir), InputError);
-  RunDirectory::create("", dir, "h", {{"schema_version", kResultsSchemaVersion}});
-  std::ofstream(dir + "/trials.jsonl") << "{\"a\":1}\nnot json\n{\"a\":2}\n";
-  std::vector<std::string> w;
-  EXPECT_THROW(RunDirectory::open(dir).read_trials(w), InputError);
+  RunDirectory::create("", dir, "h", run_json());
+  std::ofstream(dir + "/trials.jsonl") << trial(0).dump() << "\nnot json\n" << trial(1).dump() << "\n";
+  EXPECT_NE(trials_error(dir).find("trials.jsonl:2: not a JSON trial line"), std::string::npos);
   std::ofstream(dir + "/run.json") << "{\"schema_version\": 99}";
   EXPECT_THROW(RunDirectory::open(dir), InputError);
+}
+
+TEST(RunDirectory, TrialsFileMissingOrADirectoryIsAnInputError) {
+  std::string dir = fresh("pb-rundir-notrials");
+  RunDirectory::create("", dir, "h", run_json());
+  std::filesystem::remove(dir + "/trials.jsonl");
+  EXPECT_NE(trials_error(dir).find("trials.jsonl: missing"), std::string::npos) << trials_error(dir);
+  std::filesystem::create_directory(dir + "/trials.jsonl");
+  EXPECT_NE(trials_error(dir).find("trials.jsonl: a directory, not a file"), std::string::npos) << trials_error(dir);
+}
+
+TEST(RunDirectory, EachTrialLineIsChecked) {
+  struct Case {
+    json line;
+    std::string message;
+  };
+  json no_round = trial(1);
+  no_round.erase("round");
+  std::vector<Case> cases = {
+      {json::array({1, 2}), "trials.jsonl:2: expected a trial record (one JSON object per line), got a list"},
+      {with(trial(1), "step_ns", "abc"), "trials.jsonl:2: step_ns: expected a list, got \"abc\""},
+      {with(trial(1), "step_ns", {1, nullptr}), "trials.jsonl:2: step_ns[1]: expected a number of ns >= 0, got null"},
+      {with(trial(1), "step_ns", json::array()), "trials.jsonl:2: step_ns: empty"},
+      {no_round, "trials.jsonl:2: round: missing"},
+      {with(trial(1), "round", "x"), "trials.jsonl:2: round: expected a whole number in [0, 3], got \"x\""},
+      {with(trial(1), "round", 4), "trials.jsonl:2: round: expected a whole number in [0, 3], got 4"},
+      {with(trial(1), "arm", 5), "trials.jsonl:2: arm: expected a string, got 5"},
+      {with(trial(1), "arm", "unpinned"), "trials.jsonl:2: arm: \"unpinned\" is not an arm of class c (local, remote)"},
+      {with(trial(1), "class", "d"), "trials.jsonl:2: class: \"d\" is not a class of this run (c)"},
+      {with(trial(1), "summary", nullptr), "trials.jsonl:2: summary: expected a map, got null"},
+      {with(trial(1), "summary", {{"p99_ns", 1.0}}), "trials.jsonl:2: summary.median_ns: missing"},
+      {with(trial(1), "flags", "x"), "trials.jsonl:2: flags: expected a list, got \"x\""},
+      {trial(0), "trials.jsonl:2: repeats the trial of class \"c\", round 0, arm \"local\" of line 1"},
+  };
+  std::string dir = fresh("pb-rundir-lines");
+  RunDirectory::create("", dir, "h", run_json());
+  for (const auto& c : cases) {
+    std::ofstream(dir + "/trials.jsonl") << trial(0).dump() << "\n" << c.line.dump() << "\n";
+    std::string message = trials_error(dir);
+    EXPECT_NE(message.find(c.message), std::string::npos) << c.line.dump() << " -> " << message;
+    EXPECT_NE(message.find("; the line is damaged"), std::string::npos) << message;
+    EXPECT_EQ(message.find('\n'), std::string::npos) << message;
+    EXPECT_EQ(message.find("json.exception"), std::string::npos) << message;
+  }
+}
+
+TEST(RunDirectory, TheConfigCopyIsChecked) {
+  struct Case {
+    const char* pointer;
+    json value;
+    std::string message;
+  };
+  std::vector<Case> cases = {
+      {"/config/confidence", 5, "config.confidence: expected a number in [0.5, 0.9999], got 5"},
+      {"/config/confidence", "x", "config.confidence: expected a number in [0.5, 0.9999], got \"x\""},
+      {"/config/rounds", {{"min", 9}, {"max", 2}}, "config.rounds.max: expected a whole number in [9, 100000], got 2"},
+      {"/config/classes", "x", "config.classes: expected a list, got \"x\""},
+      {"/config/classes", json::array(), "config.classes: empty"},
+      {"/config/classes/0/margin_pct", "x", "config.classes[0].margin_pct: expected a number in [0, 100], got \"x\""},
+      {"/config/classes/0/arms/baseline", "bogus", "config.classes[0].arms.baseline: expected one of local, remote"},
+      {"/config/classes/0/statistic", "mean", "config.classes[0].statistic: expected one of median, p99, throughput"},
+      {"/config/classes/0/workload/bytes", "64K", "config.classes[0].workload.bytes: expected a whole number >= 1, got \"64K\""},
+      {"/config/seed", -1, "config.seed: expected a whole number >= 0, got -1"},
+      {"/config/steps", 0, "config.steps: expected a whole number in [3, 10000000], got 0"},
+  };
+  std::string dir = fresh("pb-rundir-config");
+  RunDirectory::create("", dir, "h", run_json());
+  for (const auto& c : cases) {
+    json run = run_json();
+    run[json::json_pointer(c.pointer)] = c.value;
+    std::ofstream(dir + "/run.json") << run.dump(2);
+    std::string message = open_error(dir);
+    EXPECT_NE(message.find("run.json: " + c.message), std::string::npos) << c.pointer << " -> " << message;
+    EXPECT_NE(message.find("the config copy is damaged"), std::string::npos) << message;
+  }
+  json run = run_json();
+  run.erase("config");
+  std::ofstream(dir + "/run.json") << run.dump();
+  EXPECT_NE(open_error(dir).find("run.json: config: missing"), std::string::npos) << open_error(dir);
+  std::ofstream(dir + "/run.json") << run_json().dump(2).substr(0, 120);
+  EXPECT_NE(open_error(dir).find("run.json:7: not valid JSON (cut short"), std::string::npos) << open_error(dir);
+  std::ofstream(dir + "/run.json") << run_json().dump(2);
+  EXPECT_EQ(open_error(dir), "");
+}
+
+TEST(RunDirectory, SummaryIsChecked) {
+  std::string dir = fresh("pb-rundir-summary");
+  RunDirectory rd = RunDirectory::create("", dir, "h", run_json());
+  auto error = [&] {
+    try {
+      rd.read_summary();
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  json good = json::parse(R"({"schema_version": 1, "complete": true, "trials": 2, "classes": [{"name": "c",
+      "baseline": "local", "statistic": "median", "margin_pct": 2.0, "rounds_done": 1, "arms": [{"arm": "local",
+      "n_rounds": 1, "verdict": "baseline", "median": 110.0, "ratio_pct": null, "ratio_ci_pct": null}]}]})");
+  rd.write_summary(good);
+  EXPECT_EQ(error(), "");
+  std::ofstream(dir + "/summary.json") << "";
+  EXPECT_NE(error().find("summary.json:1: not valid JSON (the file is empty); rebuild it from trials.jsonl with "
+                         "`placebench compare " + dir + " --write-summary`"),
+            std::string::npos)
+      << error();
+  std::ofstream(dir + "/summary.json") << good.dump(2).substr(0, 60);
+  EXPECT_NE(error().find("not valid JSON (cut short"), std::string::npos) << error();
+  json bad = good;
+  bad["classes"][0]["arms"][0]["median"] = "x";
+  rd.write_summary(bad);
+  EXPECT_NE(error().find("summary.json: classes[0].arms[0].median: expected a number, got \"x\"; the file is damaged"),
+            std::string::npos)
+      << error();
+  bad = good;
+  bad["complete"] = "yes";
+  rd.write_summary(bad);
+  EXPECT_NE(error().find("summary.json: complete: expected true or false"), std::string::npos) << error();
 }

@@ -46,8 +46,9 @@ def tradeoff_figure(doc):
                 continue
             xci, yci = p.get("turnaround_min_ci"), p.get("gpu_min_per_job_ci")
             colour = POLICY_COLOURS.get(p.get("policy"), "#666666")
-            xerr = [[x - xci[0]], [xci[1] - x]] if xci else None
-            yerr = [[y - yci[0]], [yci[1] - y]] if yci else None
+            # A CI end written as null (not finite) draws no bar.
+            xerr = [[x - xci[0]], [xci[1] - x]] if xci and None not in xci else None
+            yerr = [[y - yci[0]], [yci[1] - y]] if yci and None not in yci else None
             ax.errorbar([x], [y], xerr=xerr, yerr=yerr, fmt="o", color=colour, capsize=3, label=p.get("policy"))
             if p.get("policy") == c.get("recommendation"):
                 ax.plot([x], [y], "o", markersize=14, markerfacecolor="none", markeredgecolor="black")

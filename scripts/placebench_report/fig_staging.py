@@ -13,7 +13,7 @@ def staging_series(docs):
         for r in d.data.get("rows", []):
             key = (r.get("arm"), r.get("direction"), r.get("memory"), backend)
             series[key].append((r.get("bytes"), r.get("gbps_median"), r.get("gbps_p10"), r.get("gbps_p90")))
-    return {k: sorted(v) for k, v in series.items()}
+    return {k: sorted(v, key=lambda p: p[0]) for k, v in series.items()}  # by size (a bandwidth may be null)
 
 
 def staging_figure(docs):

@@ -4,6 +4,10 @@ import html
 import math
 
 
+# In the <head> of every report: how main.py recognises a file it may replace.
+GENERATOR = '<meta name="generator" content="placebench report">'
+
+
 def esc(value):
     return html.escape("" if value is None else str(value))
 
@@ -27,7 +31,7 @@ def pct(value, signed=True):
 
 
 def ci_pct(ci):
-    if not ci or ci[0] is None:
+    if not ci or len(ci) != 2 or ci[0] is None or ci[1] is None:
         return "-"
     return f"[{ci[0]:+.2f}, {ci[1]:+.2f}]%"
 

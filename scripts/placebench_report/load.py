@@ -10,6 +10,8 @@ import json
 import os
 from dataclasses import dataclass, field
 
+from . import validate
+
 KNOWN_SCHEMA_VERSIONS = {1}
 
 
@@ -70,47 +72,75 @@ def check_schema(path, obj, required=True):
             raise InputProblem(f"{path}: no schema_version; not a placebench result of a known kind")
         return
     v = obj["schema_version"]
-    if v not in KNOWN_SCHEMA_VERSIONS:
+    if not isinstance(v, int) or isinstance(v, bool) or v not in KNOWN_SCHEMA_VERSIONS:
         known = ", ".join(str(k) for k in sorted(KNOWN_SCHEMA_VERSIONS))
         raise InputProblem(f"{path}: schema_version {v!r} is not one this report reads ({known}); "
                            "use the report of the placebench version that wrote it")
 
 
-def read_json(path):
+def read_text(path):
+    """The file's text, or InputProblem: a directory, unreadable, or not UTF-8 text."""
+    if os.path.isdir(path):
+        raise InputProblem(f"{path}: a directory, not a file; restore the file")
     try:
         with open(path, encoding="utf-8") as f:
-            return json.load(f)
+            return f.read()
     except OSError as e:
-        raise InputProblem(f"{path}: cannot read ({e.strerror})") from None
+        raise InputProblem(f"{path}: cannot read ({e.strerror}); check that it exists and may be read") from None
+    except UnicodeDecodeError as e:
+        raise InputProblem(f"{path}: not UTF-8 text (byte {e.start}); restore the file") from None
+
+
+def read_json(path):
+    try:
+        return json.loads(read_text(path))
     except json.JSONDecodeError as e:
         raise InputProblem(f"{path}:{e.lineno}: not valid JSON ({e.msg})") from None
+    except RecursionError:
+        raise InputProblem(f"{path}: nested too deeply to be a placebench result") from None
+
+
+def require_types(value, spec, place, fix):
+    """InputProblem "PLACE: KEY: expected X, got Y; FIX" when a field the report reads has another type."""
+    why = validate.problem_in(value, spec)
+    if why:
+        raise InputProblem(f"{place}: {why}; {fix}")
+
+
+DAMAGED = "the file is damaged: restore it, or write it again with placebench"
 
 
 def read_trials(path, warnings):
-    """trials.jsonl: a truncated last line (a crash mid-write) is skipped with a warning, as placebench does."""
-    trials = []
+    """trials.jsonl: a truncated last line (a crash mid-write) is skipped with a warning, as placebench does.
+    Missing, a directory or unreadable is an error, as is a line whose fields have the wrong types."""
     if not os.path.exists(path):
-        return trials
-    with open(path, encoding="utf-8") as f:
-        lines = f.read().split("\n")
+        raise InputProblem(f"{path}: missing: every run directory has one (its trials); restore it, or start a new run")
+    lines = read_text(path).split("\n")
     if lines and lines[-1] == "":
         lines.pop()
+    trials = []
     for i, line in enumerate(lines, 1):
         if not line.strip():
             continue
         try:
-            trials.append(json.loads(line))
-        except json.JSONDecodeError as e:
+            trial = json.loads(line)
+        except (json.JSONDecodeError, RecursionError) as e:
             if i == len(lines):
                 warnings.append(f"{path}:{i}: truncated last line ignored (a crash while it was written)")
-            else:
-                raise InputProblem(f"{path}:{i}: not valid JSON ({e.msg}); only the last line may be truncated") from None
+                continue
+            why = e.msg if isinstance(e, json.JSONDecodeError) else "nested too deeply"
+            raise InputProblem(f"{path}:{i}: not valid JSON ({why}); only the last line may be truncated") from None
+        require_types(trial, validate.TRIAL, f"{path}:{i}",
+                      "the line is damaged: restore trials.jsonl, or delete that line")
+        trials.append(trial)
     return trials
 
 
 def load_run(path):
-    run = read_json(os.path.join(path, "run.json"))
-    check_schema(os.path.join(path, "run.json"), run)
+    run_path = os.path.join(path, "run.json")
+    run = read_json(run_path)
+    check_schema(run_path, run)
+    require_types(run, validate.RUN, run_path, DAMAGED)
     warnings = []
     trials = read_trials(os.path.join(path, "trials.jsonl"), warnings)
     summary = None
@@ -118,6 +148,8 @@ def load_run(path):
     if os.path.exists(summary_path):
         summary = read_json(summary_path)
         check_schema(summary_path, summary)
+        require_types(summary, validate.SUMMARY, summary_path,
+                      f"the file is damaged: rebuild it with `placebench compare {path} --write-summary`")
     else:
         warnings.append(f"{path}: no summary.json; verdicts are missing (write it with "
                         f"`placebench compare --write-summary {path}`)")
@@ -160,6 +192,8 @@ def load_json_file(path, inputs, explicit=True):
         inputs.warnings.append(f"{path}: skipped, not a placebench result of a known kind")
         return
     check_schema(path, obj, required=kind not in UNVERSIONED_KINDS)
+    require_types(obj, validate.KINDS[kind], path, f"the file is damaged: restore it, or write it again with "
+                                                   f"`placebench {kind} --json`")
     getattr(inputs, kind).append(Doc(path, kind, obj))
 
 

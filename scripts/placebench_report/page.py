@@ -1,10 +1,27 @@
 """Assembles the report: one HTML document with inline CSS and embedded images, no external resource.
 Sections appear only for the kinds of results given; each says where its numbers come from."""
 import datetime
+import os
 
 from . import context, fig_collectives, fig_decisions, fig_forest, fig_gang, fig_pipeline, fig_staging, fig_steps
-from .htmlkit import badge, ci_pct, esc, note, num, section, table
+from .htmlkit import GENERATOR, badge, ci_pct, esc, note, num, section, table
+from .load import InputProblem
 from .plotting import time_unit
+
+# What a value of an unexpected type raises while a section is drawn (load.py checks the types of the
+# fields it knows are read; this names the file of anything it missed, in one line).
+DRAWING_ERRORS = (TypeError, ValueError, KeyError, AttributeError, IndexError, ZeroDivisionError, OverflowError)
+
+
+def drawn_from(paths, build, *args):
+    """build(*args), with a drawing error turned into InputProblem naming the input files."""
+    try:
+        return build(*args)
+    except DRAWING_ERRORS as e:
+        why = (str(e).strip().splitlines() or [""])[0][:160]
+        raise InputProblem(f"{', '.join(paths)}: cannot draw the report from it ({type(e).__name__}: {why}); a field "
+                           "holds a value of another type than placebench writes: restore the file, or write it "
+                           "again with placebench") from None
 
 CSS = """
 body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,"DejaVu Sans",sans-serif;margin:0;color:#222;background:#fafafa}
@@ -106,13 +123,23 @@ def build_page(inputs, title=None):
 
     for i, run in enumerate(inputs.runs):
         toc.append(f'<li><a href="#run-{i}">Run {esc(run.name)}</a></li>')
-        body.append(run_section(run, i))
+        body.append(drawn_from([run.path], run_section, run, i))
     if len(inputs.runs) > 1 and any(r.summary for r in inputs.runs):
-        img = fig_forest.forest_figure([r for r in inputs.runs if r.summary])
+        runs = [r for r in inputs.runs if r.summary]
+        img = drawn_from([os.path.join(r.path, "summary.json") for r in runs], fig_forest.forest_figure, runs)
         if img:
             add("forest-all", "Ratios of every run", img)
-    if inputs.pipeline:
-        rows = fig_pipeline.split_from_docs(inputs.pipeline)
+    for kind in ("pipeline", "staging", "collective", "gang", "decide"):
+        docs = getattr(inputs, kind)
+        if docs:
+            drawn_from([d.path for d in docs], add_doc_sections, kind, docs, add)
+    return page_html(inputs, title, toc, body)
+
+
+def add_doc_sections(kind, docs, add):
+    """The section of result files of one kind (pipeline, staging, collective, gang or decide)."""
+    if kind == "pipeline":
+        rows = fig_pipeline.split_from_docs(docs)
         img = fig_pipeline.pipeline_figure(rows, "pipeline files")
         files = table(["file", "arm", "backend", "status", "throughput (samples/s)", "input bound", "bottleneck"],
                       [[d.name, (d.data.get("config") or {}).get("arm"), d.data.get("backend"), d.data.get("status"),
@@ -120,21 +147,21 @@ def build_page(inputs, title=None):
                         f"{num((d.data.get('summary') or {}).get('input_bound_pct'), 3)}% "
                         f"({(d.data.get('summary') or {}).get('input_bound_class', '?')})",
                         ((d.data.get("summary") or {}).get("stage_rates") or {}).get("bottleneck", "-")]
-                       for d in inputs.pipeline])
+                       for d in docs])
         add("pipeline", "Pipeline runs", (img or note("no steps in these files")) + files)
-    if inputs.staging:
-        img = fig_staging.staging_figure(inputs.staging)
+    elif kind == "staging":
+        img = fig_staging.staging_figure(docs)
         srcs = note("From " + ", ".join(f"{d.name} ({d.data.get('backend')}: {d.data.get('backend_reason', '')})"
-                                        for d in inputs.staging))
+                                        for d in docs))
         add("staging", "Staging bandwidth", (img or note("no rows")) + srcs)
-    if inputs.collective:
-        img = fig_collectives.collectives_figure(inputs.collective)
-        wrong = sum(d.data.get("wrong_total", 0) or 0 for d in inputs.collective)
+    elif kind == "collective":
+        img = fig_collectives.collectives_figure(docs)
+        wrong = sum(d.data.get("wrong_total", 0) or 0 for d in docs)
         add("collectives", "Collectives", (img or note("no rows with busbw")) +
-            note(f"From {', '.join(d.name for d in inputs.collective)}; wrong results in total: {wrong}."))
-    if inputs.gang:
+            note(f"From {', '.join(d.name for d in docs)}; wrong results in total: {wrong}."))
+    elif kind == "gang":
         parts = []
-        for d in inputs.gang:
+        for d in docs:
             img = fig_gang.gang_figure(d)
             g = d.data
             parts.append(table(["outcome", "ranks", "group ready (s)", "first step (s)", "stranded GPU-s", "cleanup (s)",
@@ -144,13 +171,15 @@ def build_page(inputs, title=None):
                                  num(g.get("time_to_first_step_s")), num(g.get("stranded_gpu_s")), num(g.get("cleanup_s")),
                                  g.get("retries"), num(g.get("bound_s"))]]))
             parts.append(img or note(f"{d.name}: no rank timelines"))
-        total = sum(d.data.get("stranded_gpu_s", 0) or 0 for d in inputs.gang)
+        total = sum(d.data.get("stranded_gpu_s", 0) or 0 for d in docs)
         parts.append(note(f"Stranded GPU-seconds over these gang runs: {total:.2f} "
                           "(internal accounting; see placebench cost)."))
         add("gang", "Gang runs", "".join(parts))
-    if inputs.decide:
-        add("decisions", "Decisions", "".join(fig_decisions.decisions_section(d) for d in inputs.decide))
+    else:
+        add("decisions", "Decisions", "".join(fig_decisions.decisions_section(d) for d in docs))
 
+
+def page_html(inputs, title, toc, body):
     absent = [k for k, v in (("runs", inputs.runs), ("pipeline files", inputs.pipeline), ("staging", inputs.staging),
                              ("collectives", inputs.collective), ("gang", inputs.gang), ("decisions", inputs.decide))
               if not v]
@@ -162,6 +191,6 @@ def build_page(inputs, title=None):
               + (note("Not in these inputs: " + ", ".join(absent) + ".") if absent else "")
               + "".join(note("warning: " + w) for w in inputs.warnings)
               + f"<nav><ul>{''.join(toc)}</ul></nav>")
-    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">" + GENERATOR +
             f"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>{esc(title)}</title>"
             f"<style>{CSS}</style></head><body><main>{header}{''.join(body)}</main>{SELF_CHECK}</body></html>\n")

@@ -194,17 +194,21 @@ int CheckReport::failures() const {
 }
 
 RunEvidence load_run_evidence(const std::string& dir) {
-  LoadedRun loaded = load_run(dir);  // checks run.json's schema version and reads trials.jsonl
+  // run.json, its config copy, every trial line and summary.json are checked where they are read
+  // (run_directory.h): damage is an InputError naming the file and the line or key.
+  LoadedRun loaded = load_run(dir);
+  if (loaded.trials.empty())
+    throw InputError(fmt::format("{}/trials.jsonl: no trials yet (the run stopped before its first trial finished), so "
+                                 "there is nothing to check; resume it with `placebench run --resume {}`", dir, dir));
   RunEvidence ev{dir, json(), std::move(loaded.trials), std::move(loaded.warnings)};
   RunDirectory rd = RunDirectory::open(dir);
   if (rd.has_summary()) {
     ev.summary = rd.read_summary();
-    if (ev.summary.is_discarded() || !ev.summary.is_object())
-      throw InputError(dir + "/summary.json: not valid JSON; rebuild it with `placebench compare --write-summary " + dir + "`");
-    if (ev.summary.value("schema_version", -1) != kResultsSchemaVersion)
-      throw InputError(fmt::format("{}/summary.json: schema_version {} is not one this placebench reads ({})", dir,
-                                   ev.summary.contains("schema_version") ? ev.summary["schema_version"].dump() : "missing",
-                                   kResultsSchemaVersion));
+    // The runner writes summary.json after the trials it counts: more than trials.jsonl holds means lost lines.
+    if (ev.summary["trials"].get<std::size_t>() > ev.trials.size())
+      throw InputError(fmt::format("{}/summary.json records {} trials and trials.jsonl holds {}: trials were lost; "
+                                   "restore trials.jsonl, or delete summary.json to check the trials left",
+                                   dir, ev.summary["trials"].get<std::size_t>(), ev.trials.size()));
   } else {
     // An interrupted run that never wrote its summary: the same statistics, recomputed.
     ev.summary = analysis_to_json(analyze_run(loaded.config, ev.trials), false, ev.trials.size());

@@ -1,11 +1,16 @@
 // `placebench compare DIR`: the statistics and verdicts of a run directory, complete or not.
+// summary.json is written when missing and rewritten with --write-summary, never from zero trials and
+// never over one that records more trials than trials.jsonl now holds.
+#include <fmt/format.h>
+
 #include <iostream>
 #include <memory>
+#include <optional>
 
 #include "placebench/harness/cli/cli.h"
 #include "placebench/harness/errors.h"
+#include "placebench/harness/runner/analysis.h"
 #include "placebench/harness/runner/run_directory.h"
-#include "placebench/harness/runner/runner.h"
 
 namespace placebench::harness {
 namespace {
@@ -16,17 +21,48 @@ struct CompareOptions {
   bool write_summary = false;
 };
 
+// The summary.json on disk, checked; nullopt when there is none, or when it is damaged and about to be
+// rebuilt (--write-summary).
+std::optional<nlohmann::json> recorded_summary(const RunDirectory& rd, bool rebuilding) {
+  if (!rd.has_summary()) return std::nullopt;
+  try {
+    return rd.read_summary();
+  } catch (const InputError&) {
+    if (!rebuilding) throw;
+    std::cerr << "placebench compare: warning: " << rd.path() << "/summary.json is damaged; rebuilding it from trials.jsonl\n";
+    return std::nullopt;
+  }
+}
+
 int run_compare(const CompareOptions& o) {
-  LoadedRun run = load_run(o.dir);
-  for (const auto& w : run.warnings) std::cerr << "placebench compare: warning: " << w << "\n";
-  auto classes = analyze_run(run.config, run.trials);
-  nlohmann::json summary = analysis_to_json(classes, run.complete, run.trials.size());
-  RunDirectory rd = RunDirectory::open(o.dir);
+  RunDirectory rd = RunDirectory::open(o.dir);  // run.json and its config copy, checked
+  std::vector<std::string> warnings;
+  std::vector<nlohmann::json> trials = rd.read_trials(warnings);  // every line checked
+  for (const auto& w : warnings) std::cerr << "placebench compare: warning: " << w << "\n";
+  if (trials.empty())
+    throw InputError(fmt::format("{}/trials.jsonl: no trials yet (the run stopped before its first trial finished), "
+                                 "so there is nothing to compare; resume it with `placebench run --resume {}`",
+                                 o.dir, o.dir));
+  std::optional<nlohmann::json> recorded = recorded_summary(rd, o.write_summary);
+  const ExperimentConfig& config = *rd.config();
+  auto classes = analyze_run(config, trials);
+  // complete: as the runner recorded it; without a readable record, whether the trials finish the plan.
+  bool complete = recorded ? (*recorded)["complete"].get<bool>() : plan_finished(config, classes);
+  nlohmann::json summary = analysis_to_json(classes, complete, trials.size());
+  std::size_t recorded_trials = recorded ? (*recorded)["trials"].get<std::size_t>() : 0;
+  if (recorded_trials > trials.size()) {
+    std::string what = fmt::format("{}/summary.json records {} trials and trials.jsonl holds {}", o.dir, recorded_trials,
+                                   trials.size());
+    if (o.write_summary)
+      throw InputError(what + "; not replacing it with a summary of fewer trials: restore trials.jsonl, or delete "
+                              "summary.json to rebuild it from the trials left");
+    std::cerr << "placebench compare: warning: " << what << ": the statistics below are of the " << trials.size() << "\n";
+  }
   if (!rd.has_summary() || o.write_summary) rd.write_summary(summary);  // rebuilt from trials.jsonl
   if (o.json)
     std::cout << summary.dump(2) << "\n";
   else
-    std::cout << render_analysis_table(classes, run.complete);
+    std::cout << render_analysis_table(classes, complete);
   return kExitOk;
 }
 

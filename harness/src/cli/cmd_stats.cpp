@@ -1,7 +1,9 @@
 // `placebench stats A.txt B.txt`: placebench's statistics on any two files of numbers (one per line).
 #include <fmt/format.h>
 
+#include <cctype>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -23,12 +25,21 @@ struct StatsOptions {
   bool json = false;
 };
 
+// A line as an error message shows it: control characters escaped, at most 40 characters.
+std::string shown(const std::string& line) {
+  std::string out;
+  for (char c : line.substr(0, 40)) out += std::isprint(static_cast<unsigned char>(c)) ? std::string(1, c) : "?";
+  return line.size() > 40 ? out + "..." : out;
+}
+
 std::vector<double> read_numbers(const std::string& path) {
   std::ifstream in(path);
-  if (!in) throw InputError(path + ": cannot read; give a text file with one number per line");
+  if (!in || std::filesystem::is_directory(path))
+    throw InputError(path + ": cannot read it as a file; give a text file with one number per line");
   std::vector<double> v;
   std::string line;
   for (int no = 1; std::getline(in, line); ++no) {
+    if (no == 1 && line.rfind("\xEF\xBB\xBF", 0) == 0) line.erase(0, 3);  // a UTF-8 byte order mark
     auto first = line.find_first_not_of(" \t\r");
     if (first == std::string::npos || line[first] == '#') continue;
     std::size_t used = 0;
@@ -40,7 +51,8 @@ std::vector<double> read_numbers(const std::string& path) {
     }
     auto rest = line.find_first_not_of(" \t\r", first + used);
     if (used == 0 || rest != std::string::npos || !std::isfinite(x))
-      throw InputError(fmt::format("{}:{}: '{}' is not a number; one number per line ('#' starts a comment)", path, no, line));
+      throw InputError(fmt::format("{}:{}: '{}' is not a number; one number per line ('#' starts a comment)", path, no,
+                                   shown(line)));
     v.push_back(x);
   }
   if (v.empty()) throw InputError(path + ": no numbers in the file");

@@ -9,6 +9,7 @@
 #include <fstream>
 
 #include "placebench/harness/errors.h"
+#include "placebench/harness/runner/run_directory.h"
 
 namespace placebench::harness::decisions {
 namespace {
@@ -24,8 +25,13 @@ bool take_incident(const json& obj, const std::string& where, std::vector<GangIn
   if (!holder->contains("stranded_gpu_s")) return false;
   const json& v = (*holder)["stranded_gpu_s"];
   if (!v.is_number() || v.get<double>() < 0)
-    throw InputError(fmt::format("{}: stranded_gpu_s: expected a number >= 0 (GPU-seconds)", where));
-  out.push_back({where, v.get<double>(), holder->value("outcome", obj.value("outcome", std::string()))});
+    throw InputError(fmt::format("{}: stranded_gpu_s: expected a number >= 0 (GPU-seconds), got {}; restore the file, or "
+                                 "write it again with `placebench gang --json`", where, v.dump()));
+  // outcome: the holder's, else the record's; informative only, so a non-string one is left out.
+  std::string outcome;
+  for (const json* o : {holder, &obj})
+    if (outcome.empty() && o->contains("outcome") && (*o)["outcome"].is_string()) outcome = (*o)["outcome"].get<std::string>();
+  out.push_back({where, v.get<double>(), outcome});
   return true;
 }
 
@@ -33,7 +39,9 @@ json parse_or_throw(const std::string& text, const std::string& where) {
   try {
     return json::parse(text);
   } catch (const json::parse_error& e) {
-    throw InputError(fmt::format("{}: not valid JSON ({})", where, e.what()));
+    JsonSyntaxProblem p = json_syntax_problem(text, e);
+    throw InputError(fmt::format("{}:{}: not valid JSON ({}); restore it, or give --from another file (a run directory "
+                                 "or `placebench gang --json` output)", where, p.line, p.why));
   }
 }
 
@@ -47,7 +55,8 @@ void read_jsonl(const fs::path& path, std::vector<GangIncident>& out) {
       j = json::parse(line);
     } catch (const json::parse_error&) {
       if (in.peek() == EOF) break;  // a truncated last line (a run killed mid-write) is skipped, as the runner does
-      throw InputError(fmt::format("{}:{}: not valid JSON", path.string(), n));
+      throw InputError(fmt::format("{}:{}: not valid JSON (only the last line may be cut short); remove that line by "
+                                   "hand to read the rest", path.string(), n));
     }
     take_incident(j, fmt::format("{}:{}", path.string(), n), out);
   }
@@ -55,7 +64,7 @@ void read_jsonl(const fs::path& path, std::vector<GangIncident>& out) {
 
 void read_json(const fs::path& path, std::vector<GangIncident>& out) {
   std::ifstream in(path);
-  if (!in) throw InputError(fmt::format("{}: cannot read it", path.string()));
+  if (!in || fs::is_directory(path)) throw InputError(fmt::format("{}: cannot read it; check that it is a file you may read", path.string()));
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   json j = parse_or_throw(text, path.string());
   if (take_incident(j, path.string(), out)) return;

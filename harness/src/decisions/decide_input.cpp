@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "placebench/harness/errors.h"
+#include "placebench/harness/runner/run_directory.h"
 #include "placebench/harness/units.h"
 
 namespace placebench::harness::decisions {
@@ -68,16 +69,38 @@ double yaml_duration(const YAML::Node& v, const std::string& where) {
 
 json read_json_file(const std::filesystem::path& path, const std::string& what) {
   std::ifstream in(path);
-  if (!in)
+  if (!in || std::filesystem::is_directory(path))
     throw InputError(fmt::format("{}: cannot read it; give a run directory written by `placebench run` (with {}), "
                                  "or use the what-if options (--gpus, --exec-local, --exec-remote, --queue)",
                                  path.string(), what));
+  std::stringstream text;
+  text << in.rdbuf();
   try {
-    return json::parse(in);
+    return json::parse(text.str());
   } catch (const json::parse_error& e) {
-    throw InputError(fmt::format("{}: not valid JSON ({}); rewrite it or rebuild it with `placebench compare`",
-                                 path.string(), e.what()));
+    JsonSyntaxProblem p = json_syntax_problem(text.str(), e);
+    throw InputError(fmt::format("{}:{}: not valid JSON ({}); {}", path.string(), p.line, p.why,
+                                 what == "run.json" ? "restore it, or start a new run"
+                                                    : "rebuild it with `placebench compare " + path.parent_path().string() +
+                                                          " --write-summary`"));
   }
+}
+
+// obj[key] when it is a string, `fallback` when absent or null; another type is a damaged file.
+std::string text_or(const json& obj, const char* key, const char* fallback, const std::string& where) {
+  auto it = obj.find(key);
+  if (it == obj.end() || it->is_null()) return fallback;
+  if (!it->is_string())
+    throw InputError(fmt::format("{}.{}: expected a string, got {}; the file is damaged: restore it (`placebench "
+                                 "compare DIR --write-summary` rebuilds a summary.json)", where, key, it->dump()));
+  return it->get<std::string>();
+}
+
+// nlohmann's message without its "[json.exception.type_error.302] " prefix.
+std::string json_problem(const json::exception& e) {
+  std::string what = e.what();
+  auto end = what.find("] ");
+  return end == std::string::npos ? what : what.substr(end + 2);
 }
 
 const json& require(const json& obj, const std::string& key, const std::string& where) {
@@ -201,7 +224,9 @@ ClassInput make_class_input(const std::string& name, const DecisionSpec& spec, c
   return in;
 }
 
-DecideReport decide_run_directory(const std::string& dir, const DecideOverrides& overrides) {
+namespace {
+
+DecideReport decide_from_files(const std::string& dir, const DecideOverrides& overrides) {
   namespace fs = std::filesystem;
   const fs::path summary_path = fs::path(dir) / "summary.json", run_path = fs::path(dir) / "run.json";
   const json summary = read_json_file(summary_path, "summary.json");
@@ -228,7 +253,8 @@ DecideReport decide_run_directory(const std::string& dir, const DecideOverrides&
     if (config_classes)
       for (std::size_t k = 0; k < config_classes->size(); ++k) {
         const json& cc = (*config_classes)[k];
-        if (cc.is_object() && cc.value("name", std::string()) == name && cc.contains("decision") && !cc["decision"].is_null()) {
+        if (cc.is_object() && text_or(cc, "name", "", fmt::format("{}: config.classes[{}]", rw, k)) == name &&
+            cc.contains("decision") && !cc["decision"].is_null()) {
           decision = &cc["decision"];
           dw = fmt::format("{}: config.classes[{}].decision", rw, k);
         }
@@ -242,7 +268,7 @@ DecideReport decide_run_directory(const std::string& dir, const DecideOverrides&
     }
     DecisionSpec spec = parse_decision_json(*decision, dw);
     const std::string any_arm = overrides.any_arm.value_or(spec.any_arm);
-    std::string baseline = c.value("baseline", std::string());
+    std::string baseline = text_or(c, "baseline", "", cw);
     if (baseline != "local") {
       report.classes.push_back(undecidable_class(
           name, fmt::format("its ratios are against '{}', and decide needs them against local; rerun with baseline: "
@@ -254,7 +280,8 @@ DecideReport decide_run_directory(const std::string& dir, const DecideOverrides&
     std::size_t arm_index = 0;
     if (arms.is_array())
       for (std::size_t k = 0; k < arms.size(); ++k)
-        if (arms[k].is_object() && arms[k].value("arm", std::string()) == any_arm) arm = &arms[k], arm_index = k;
+        if (arms[k].is_object() && text_or(arms[k], "arm", "", fmt::format("{}.arms[{}]", cw, k)) == any_arm)
+          arm = &arms[k], arm_index = k;
     if (!arm) {
       report.classes.push_back(undecidable_class(
           name, fmt::format("it has no '{}' arm, whose ratio against local is what `any` placement costs; add the "
@@ -280,12 +307,24 @@ DecideReport decide_run_directory(const std::string& dir, const DecideOverrides&
         throw InputError(fmt::format("{}.ratio_ci_pct: expected [lo, hi] with -100 < lo <= ratio_pct <= hi", aw));
     }
     if (!(r.pct > -100)) throw InputError(fmt::format("{}.ratio_pct: must be > -100", aw));
-    if (c.value("statistic", std::string()) == "throughput") as_execution_time(r);
-    r.verdict = arm->value("verdict", std::string("unknown"));
+    if (text_or(c, "statistic", "", cw) == "throughput") as_execution_time(r);
+    r.verdict = text_or(*arm, "verdict", "unknown", aw);
     if (arm->contains("n_rounds") && (*arm)["n_rounds"].is_number_integer()) r.n_rounds = (*arm)["n_rounds"].get<int>();
     report.classes.push_back(decide_class(make_class_input(name, spec, r, overrides)));
   }
   return report;
+}
+
+}  // namespace
+
+DecideReport decide_run_directory(const std::string& dir, const DecideOverrides& overrides) {
+  try {
+    return decide_from_files(dir, overrides);
+  } catch (const json::exception& e) {  // a value read above of another type than expected: a damaged file
+    throw InputError(fmt::format("{}: summary.json or run.json holds a value of the wrong type ({}); restore run.json, "
+                                 "or rebuild summary.json with `placebench compare {} --write-summary`",
+                                 dir, json_problem(e), dir));
+  }
 }
 
 }  // namespace placebench::harness::decisions

@@ -22,6 +22,7 @@ void pooled_quantiles(const RoundMap& rounds, ArmAnalysis& a) {
     for (const auto& s : t->at("step_ns")) steps.push_back(std::max(1.0, s.get<double>()));
   if (steps.empty()) return;
   auto s = stats::summarize(std::move(steps), 0.95);
+  a.measured = true;
   a.median_ns = s.median.estimate;
   a.median_ci_lo = s.median.lower;
   a.median_ci_hi = s.median.upper;
@@ -102,6 +103,12 @@ std::vector<ClassAnalysis> analyze_run(const ExperimentConfig& cfg, const std::v
     for (std::size_t i = 0; i < out.size(); ++i) out[i].holm_adjusted_p = holm.adjusted_p[i];
   }
   return out;
+}
+
+bool plan_finished(const ExperimentConfig& cfg, const std::vector<ClassAnalysis>& classes) {
+  return std::all_of(classes.begin(), classes.end(), [&](const ClassAnalysis& c) {
+    return c.rounds_done >= cfg.max_rounds || (c.stop && c.rounds_done >= cfg.min_rounds);
+  });
 }
 
 }  // namespace placebench::harness

@@ -15,9 +15,10 @@ nlohmann::json analysis_to_json(const std::vector<ClassAnalysis>& classes, bool 
   for (const auto& c : classes) {
     nlohmann::json arms = nlohmann::json::array();
     for (const auto& a : c.arms)
-      arms.push_back({{"arm", a.arm}, {"n_rounds", a.n_rounds}, {"median", a.median_ns},
-                      {"median_ci", {a.median_ci_lo, a.median_ci_hi}}, {"p90", a.p90_ns}, {"p99", a.p99_ns},
-                      {"mean", a.mean_ns}, {"ratio_pct", nullable(a.compared, a.ratio_pct)},
+      arms.push_back({{"arm", a.arm}, {"n_rounds", a.n_rounds}, {"median", nullable(a.measured, a.median_ns)},
+                      {"median_ci", a.measured ? nlohmann::json{a.median_ci_lo, a.median_ci_hi} : nlohmann::json(nullptr)},
+                      {"p90", nullable(a.measured, a.p90_ns)}, {"p99", nullable(a.measured, a.p99_ns)},
+                      {"mean", nullable(a.measured, a.mean_ns)}, {"ratio_pct", nullable(a.compared, a.ratio_pct)},
                       {"ratio_ci_pct", a.compared ? nlohmann::json{a.ratio_lo, a.ratio_hi} : nlohmann::json(nullptr)},
                       {"confidence", nullable(a.compared, a.look_confidence)},
                       {"p_value", nullable(a.compared, a.p_value)}, {"verdict", a.verdict},
@@ -39,9 +40,11 @@ std::string render_analysis_table(const std::vector<ClassAnalysis>& classes, boo
     for (const auto& a : c.arms) {
       std::string ratio = a.compared ? fmt::format("{:+.2f}%", a.ratio_pct) : "-";
       std::string ci = a.compared ? fmt::format("[{:+.2f}, {:+.2f}]%", a.ratio_lo, a.ratio_hi) : "-";
-      out += fmt::format("  {:<22} {:>6} {:>9.1f} us {:>25} {:>9} {:>21} {:<13} {}\n", a.arm, a.n_rounds, a.median_ns / 1e3,
-                         fmt::format("[{:.1f}, {:.1f}] us", a.median_ci_lo / 1e3, a.median_ci_hi / 1e3), ratio, ci,
-                         a.verdict, a.flagged_trials);
+      // An arm without trials yet has no median: "-", never 0.0 us.
+      std::string median = a.measured ? fmt::format("{:.1f} us", a.median_ns / 1e3) : "-";
+      std::string median_ci = a.measured ? fmt::format("[{:.1f}, {:.1f}] us", a.median_ci_lo / 1e3, a.median_ci_hi / 1e3) : "-";
+      out += fmt::format("  {:<22} {:>6} {:>12} {:>25} {:>9} {:>21} {:<13} {}\n", a.arm, a.n_rounds, median, median_ci,
+                         ratio, ci, a.verdict, a.flagged_trials);
     }
   }
   out += complete ? "" : "(run not complete: statistics of the trials finished so far)\n";

@@ -1,9 +1,10 @@
-// Crash-safe results on disk (see run_directory.h).
+// Crash-safe results on disk, read back through the checks of results_checks.h (see run_directory.h).
 #include "placebench/harness/runner/run_directory.h"
 
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
@@ -14,9 +15,11 @@
 #include <sstream>
 
 #include "placebench/harness/errors.h"
+#include "results_checks.h"
 
 namespace placebench::harness {
 namespace fs = std::filesystem;
+using nlohmann::json;
 namespace {
 
 void write_all_fsync(const std::string& path, const std::string& data, int flags) {
@@ -48,8 +51,14 @@ void write_atomically(const std::string& path, const std::string& data) {
   fs::rename(tmp, path);
 }
 
-std::string read_text(const std::string& path) {
+// The whole file, or an InputError: "PATH: <missing>" when absent, else why it cannot be read and `fix`.
+std::string read_file(const std::string& path, const std::string& missing, const std::string& fix) {
+  std::error_code ec;
+  fs::file_status st = fs::status(path, ec);
+  if (!fs::exists(st)) throw InputError(path + ": " + missing);
+  if (fs::is_directory(st)) throw InputError(path + ": a directory, not a file; " + fix);
   std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(fmt::format("{}: cannot read it ({}); check its permissions", path, std::strerror(errno)));
   std::stringstream ss;
   ss << in.rdbuf();
   return ss.str();
@@ -66,8 +75,29 @@ std::string timestamp() {
 
 }  // namespace
 
+JsonSyntaxProblem json_syntax_problem(const std::string& text, const json::parse_error& e) {
+  JsonSyntaxProblem p;
+  if (text.find_first_not_of(" \t\r\n") == std::string::npos) {
+    p.why = "the file is empty";
+    return p;
+  }
+  std::size_t end = std::min<std::size_t>(e.byte > 0 ? e.byte - 1 : 0, text.size());
+  p.line = 1 + static_cast<std::size_t>(std::count(text.begin(), text.begin() + static_cast<long>(end), '\n'));
+  // nlohmann: "[json.exception.parse_error.101] parse error at line L, column C: syntax error while
+  // parsing X - WHY; expected Y": keep WHY (and what was expected), without the internal prefix.
+  std::string what = e.what();
+  auto dash = what.find(" - ");
+  p.why = dash != std::string::npos ? what.substr(dash + 3) : what.substr(what.rfind(": ") + 2);
+  std::replace(p.why.begin(), p.why.end(), ';', ',');
+  // An error at the very end (after the last non-blank character) is a file cut short, whatever was being
+  // parsed there.
+  std::size_t last = text.find_last_not_of(" \t\r\n");
+  if (e.byte > last + 1 || p.why.find("end of input") != std::string::npos) p.why = "cut short: " + p.why;
+  return p;
+}
+
 RunDirectory RunDirectory::create(const std::string& base, const std::string& exact, const std::string& host,
-                                  const nlohmann::json& run) {
+                                  const json& run) {
   RunDirectory d;
   d.path_ = exact.empty() ? (fs::path(base) / (timestamp() + "-" + (host.empty() ? "host" : host))).string() : exact;
   std::error_code ec;
@@ -76,6 +106,7 @@ RunDirectory RunDirectory::create(const std::string& base, const std::string& ex
   if (fs::exists(fs::path(d.path_) / "trials.jsonl"))
     throw InputError(d.path_ + ": already holds a run; continue it with --resume " + d.path_ + " or choose another --out");
   d.run_ = run;
+  if (run.contains("config")) d.config_ = config_from_json(run["config"]);
   write_atomically((fs::path(d.path_) / "run.json").string(), run.dump(2) + "\n");
   write_all_fsync((fs::path(d.path_) / "trials.jsonl").string(), "", O_WRONLY | O_CREAT | O_TRUNC);
   return d;
@@ -87,31 +118,35 @@ RunDirectory RunDirectory::open(const std::string& dir) {
   std::string run_path = (fs::path(dir) / "run.json").string();
   if (!fs::exists(run_path))
     throw InputError(dir + ": not a placebench run directory (no run.json); give a directory written by `placebench run`");
-  d.run_ = nlohmann::json::parse(read_text(run_path), nullptr, false);
-  if (d.run_.is_discarded() || !d.run_.is_object())
-    throw InputError(run_path + ": not valid JSON; the run's context is lost, start a new run");
-  int version = d.run_.value("schema_version", 0);
-  if (version != kResultsSchemaVersion)
-    throw InputError(fmt::format("{}: schema_version {} is not the {} this placebench reads; use the placebench "
-                                 "version that wrote it", run_path, version, kResultsSchemaVersion));
+  const std::string lost = "the run's context is lost: restore run.json, or start a new run";
+  std::string text = read_file(run_path, "missing; " + lost, lost);
+  try {
+    d.run_ = json::parse(text);
+  } catch (const json::parse_error& e) {
+    JsonSyntaxProblem p = json_syntax_problem(text, e);
+    throw InputError(fmt::format("{}:{}: not valid JSON ({}); {}", run_path, p.line, p.why, lost));
+  }
+  d.config_ = detail::check_run_json(d.run_, run_path);
   return d;
 }
 
-void RunDirectory::append_trial(const nlohmann::json& trial) {
+void RunDirectory::append_trial(const json& trial) {
   write_all_fsync((fs::path(path_) / "trials.jsonl").string(), trial.dump() + "\n", O_WRONLY | O_CREAT | O_APPEND);
 }
 
-std::vector<nlohmann::json> RunDirectory::read_trials(std::vector<std::string>& warnings, bool repair) const {
+std::vector<json> RunDirectory::read_trials(std::vector<std::string>& warnings, bool repair) const {
   std::string path = (fs::path(path_) / "trials.jsonl").string();
-  std::string text = read_text(path);
-  std::vector<nlohmann::json> trials;
-  std::size_t pos = 0, good_end = 0;
-  int line_no = 0;
+  std::string text = read_file(path,
+                               "missing: every run directory has one (its trials); restore it, or start a new run",
+                               "restore trials.jsonl, or start a new run");
+  std::vector<json> trials;
+  detail::TrialSlots seen;
+  std::size_t pos = 0, good_end = 0, line_no = 0;
   while (pos < text.size()) {
     std::size_t nl = text.find('\n', pos);
     ++line_no;
     std::string line = text.substr(pos, nl == std::string::npos ? std::string::npos : nl - pos);
-    auto j = nlohmann::json::parse(line, nullptr, false);
+    auto j = json::parse(line, nullptr, false);
     bool last = nl == std::string::npos || nl + 1 >= text.size();
     if (j.is_discarded() || nl == std::string::npos) {
       if (!last)
@@ -121,6 +156,7 @@ std::vector<nlohmann::json> RunDirectory::read_trials(std::vector<std::string>& 
                                      path, line_no));
       break;
     }
+    detail::check_trial_line(j, config_, fmt::format("{}:{}", path, line_no), line_no, seen);
     trials.push_back(std::move(j));
     pos = nl + 1;
     good_end = pos;
@@ -129,14 +165,27 @@ std::vector<nlohmann::json> RunDirectory::read_trials(std::vector<std::string>& 
   return trials;
 }
 
-void RunDirectory::write_summary(const nlohmann::json& summary) const {
-  write_atomically((fs::path(path_) / "summary.json").string(), summary.dump(2) + "\n");
+void RunDirectory::write_summary(const json& summary) const {
+  std::string path = (fs::path(path_) / "summary.json").string();
+  if (fs::is_directory(path)) throw InputError(path + ": a directory, not a file; move it away so the summary can be written");
+  write_atomically(path, summary.dump(2) + "\n");
 }
 
 bool RunDirectory::has_summary() const { return fs::exists(fs::path(path_) / "summary.json"); }
 
-nlohmann::json RunDirectory::read_summary() const {
-  return nlohmann::json::parse(read_text((fs::path(path_) / "summary.json").string()), nullptr, false);
+json RunDirectory::read_summary() const {
+  std::string path = (fs::path(path_) / "summary.json").string();
+  const std::string fix = fmt::format("rebuild it from trials.jsonl with `placebench compare {} --write-summary`", path_);
+  std::string text = read_file(path, "missing; " + fix, fix);
+  json s;
+  try {
+    s = json::parse(text);
+  } catch (const json::parse_error& e) {
+    JsonSyntaxProblem p = json_syntax_problem(text, e);
+    throw InputError(fmt::format("{}:{}: not valid JSON ({}); {}", path, p.line, p.why, fix));
+  }
+  detail::check_summary_json(s, path, fix);
+  return s;
 }
 
 }  // namespace placebench::harness

@@ -13,6 +13,7 @@ namespace placebench::harness {
 struct ArmAnalysis {
   std::string arm;
   int n_rounds = 0;                  // rounds with both this arm and the baseline
+  bool measured = false;             // it has steps: the quantiles below are set (null in JSON, "-" in the table)
   double median_ns = 0;              // pooled steps
   double median_ci_lo = 0, median_ci_hi = 0;
   double p90_ns = 0, p99_ns = 0, mean_ns = 0;
@@ -38,9 +39,15 @@ struct ClassAnalysis {
 
 std::vector<ClassAnalysis> analyze_run(const ExperimentConfig& config, const std::vector<nlohmann::json>& trials);
 
+// Whether the trials finish the plan, as the runner ends a run: every class either ran max_rounds
+// rounds or stopped (its sequential rule said stop after at least min_rounds). The `complete` of a
+// summary rebuilt without a readable summary.json to take it from.
+bool plan_finished(const ExperimentConfig& config, const std::vector<ClassAnalysis>& classes);
+
 // summary.json / `compare --json`: {classes: [{name, baseline, statistic, margin_pct, rounds_done, stop,
 // holm_adjusted_p, arms: [{arm, n_rounds, median, median_ci, p90, p99, mean, ratio_pct, ratio_ci_pct,
-// p_value, verdict, stop_reason, flagged_trials}]}], complete, trials}
+// p_value, verdict, stop_reason, flagged_trials}]}], complete, trials}; an arm without trials has null
+// quantiles (never 0).
 nlohmann::json analysis_to_json(const std::vector<ClassAnalysis>& classes, bool complete, std::size_t trials);
 std::string render_analysis_table(const std::vector<ClassAnalysis>& classes, bool complete);
 

@@ -1,10 +1,19 @@
 // A run directory: run.json (context, written first), trials.jsonl (one line per finished trial,
 // appended and fsync'ed before the next trial starts) and summary.json (written at the end, atomically;
 // rebuilt from trials.jsonl when missing). kill -9 loses at most the trial in flight.
+//
+// Reading checks every file once, where it is read: run.json and its config copy on open, each trial
+// line in read_trials, summary.json in read_summary. Damage is an InputError (exit 2) of one line that
+// names the file, the line or key, what is wrong and the fix; nothing downstream meets a value of the
+// wrong type.
 #pragma once
+#include <cstddef>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
+
+#include "placebench/harness/runner/config.h"
 
 namespace placebench::harness {
 
@@ -15,24 +24,39 @@ class RunDirectory {
   // Creates <base>/<YYYYmmdd-HHMMSS>-<host>/ (or `exact` when given) and writes run.json.
   static RunDirectory create(const std::string& base, const std::string& exact, const std::string& host,
                              const nlohmann::json& run);
-  // Opens an existing run directory; throws InputError when run.json is missing, unreadable, or of
-  // another schema version.
+  // Opens an existing run directory; throws InputError when run.json is missing, unreadable, of another
+  // schema version, or its config copy is damaged (a key missing, of the wrong type or out of range).
   static RunDirectory open(const std::string& dir);
 
   const std::string& path() const { return path_; }
   const nlohmann::json& run() const { return run_; }
+  // The config copy of run.json, checked: set by open, and by create when `run` holds one.
+  const std::optional<ExperimentConfig>& config() const { return config_; }
 
   void append_trial(const nlohmann::json& trial);
-  // Every complete line. A truncated last line (a crash mid-write) is ignored with a warning in
-  // `warnings`; with `repair`, it is also cut from the file so appends continue cleanly.
+  // Every complete line, each checked: an object with class, arm and round (of the run's config when
+  // known; each slot once), step_ns (numbers >= 0) and a summary holding the class's statistic. A
+  // truncated last line (a crash mid-write) is ignored with a warning in `warnings`; with `repair`, it is
+  // also cut from the file so appends continue cleanly. trials.jsonl missing, unreadable or not a file,
+  // and any other damaged line, throw InputError naming the file and line.
   std::vector<nlohmann::json> read_trials(std::vector<std::string>& warnings, bool repair = false) const;
   void write_summary(const nlohmann::json& summary) const;
   bool has_summary() const;
+  // summary.json, checked (schema version, complete, trials, and the type of every class and arm field
+  // that compare and check read); throws InputError when it is damaged.
   nlohmann::json read_summary() const;
 
  private:
   std::string path_;
   nlohmann::json run_;
+  std::optional<ExperimentConfig> config_;
 };
+
+// Where and why a text is not JSON, for messages "FILE:LINE: not valid JSON (WHY)".
+struct JsonSyntaxProblem {
+  std::size_t line = 1;
+  std::string why;
+};
+JsonSyntaxProblem json_syntax_problem(const std::string& text, const nlohmann::json::parse_error& e);
 
 }  // namespace placebench::harness

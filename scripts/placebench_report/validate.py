@@ -1,0 +1,194 @@
+"""Type checks of the fields this report reads, per kind of result (docs/results-schema.md, docs/cli.md).
+
+A damaged or hand-edited file is refused with one line naming the file (and line), the key, what was
+expected and what was found (InputProblem, exit 2), never a traceback from deep inside a figure. Only
+the fields the report reads are checked, with the types its code relies on: a key may be absent (the
+report shows "-" or skips it) unless marked required; null only where the report handles it.
+"""
+import json
+import math
+
+
+class Problem(Exception):
+    """A field of the wrong type: `key` (a path such as rows[0].bytes) and the message without place."""
+
+    def __init__(self, key, message):
+        super().__init__(message)
+        self.key = key
+
+
+def describe(value):
+    if isinstance(value, dict):
+        return "a map"
+    if isinstance(value, list):
+        return "a list"
+    text = json.dumps(value)
+    return text if len(text) <= 40 else text[:36] + '..."'
+
+
+class Spec:
+    what = "?"
+
+    def ok(self, value):
+        return True
+
+    def check(self, value, key):
+        if not self.ok(value):
+            self.fail(value, key)
+
+    def fail(self, value, key):
+        raise Problem(key, f"{key + ': ' if key else ''}expected {self.what}, got {describe(value)}")
+
+
+class Scalar(Spec):
+    def __init__(self, what, test):
+        self.what, self.ok = what, test
+
+
+def _is_number(v):
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        return False
+    return isinstance(v, int) or math.isfinite(v)
+
+
+ANY = Spec()
+NUMBER = Scalar("a number", _is_number)
+INT = Scalar("a whole number", lambda v: isinstance(v, int) and not isinstance(v, bool))
+STR = Scalar("a string", lambda v: isinstance(v, str))
+# A value used as a dictionary key or a label: anything but a list or a map.
+KEY = Scalar("a string or a number", lambda v: not isinstance(v, (list, dict)))
+
+
+class Opt(Spec):
+    """null, or what `inner` accepts."""
+
+    def __init__(self, inner):
+        self.inner = inner
+        self.what = f"{inner.what} or null"
+
+    def check(self, value, key):
+        if value is not None:
+            try:
+                self.inner.check(value, key)
+            except Problem as p:
+                if p.key != key:
+                    raise
+                self.fail(value, key)
+
+
+class List(Spec):
+    what = "a list"
+
+    def __init__(self, item=ANY, length=None):
+        self.item, self.length = item, length
+        if length:
+            self.what = f"a list of {length}"
+
+    def check(self, value, key):
+        if not isinstance(value, list) or (self.length and len(value) != self.length):
+            self.fail(value, key)
+        for i, v in enumerate(value):
+            self.item.check(v, f"{key}[{i}]")
+
+
+class Map(Spec):
+    """A JSON object; `fields`: key -> Spec, checked when present. Keys in `required` must be present."""
+    what = "a map"
+
+    def __init__(self, fields, required=()):
+        self.fields, self.required = fields, set(required)
+
+    def check(self, value, key):
+        if not isinstance(value, dict):
+            self.fail(value, key)
+        for name, spec in self.fields.items():
+            sub = f"{key}.{name}" if key else name
+            if name not in value:
+                if name in self.required:
+                    raise Problem(sub, f"{sub}: missing")
+                continue
+            spec.check(value[name], sub)
+
+
+PAIR = List(Opt(NUMBER), length=2)          # a CI whose ends may be null
+CONFIG_ARM = Opt(Map({"arm": Opt(KEY)}))     # staging/pipeline/collective files' config
+
+RUN = Map({
+    "config": Map({
+        "rounds": Map({}),
+        "classes": List(Map({"name": Opt(KEY), "arms": Opt(Map({"baseline": Opt(KEY), "compare": List(Opt(KEY))})),
+                             "workload": Opt(Map({}))})),
+    }),
+    "versions": Map({}),
+    "topology": Opt(Map({
+        "packages": List(),
+        "numa_nodes": List(Map({"memory_bytes": NUMBER})),
+        "gpus": List(Map({})),
+        "allowed": Opt(Map({})),
+    })),
+})
+
+SUMMARY = Map({
+    "classes": List(Map({
+        "name": Opt(KEY),
+        "margin_pct": Opt(NUMBER),
+        "arms": List(Map({
+            "median": Opt(NUMBER), "p99": Opt(NUMBER), "median_ci": Opt(PAIR), "ratio_pct": Opt(NUMBER),
+            "ratio_ci_pct": Opt(PAIR), "verdict": Opt(KEY),
+        })),
+    })),
+})
+
+TRIAL = Map({
+    "class": KEY, "arm": KEY, "round": INT, "position": NUMBER,
+    "placement": Opt(Map({"status": Opt(KEY), "requested_pages_pct": Opt(NUMBER)})),
+    "flags": List(STR),
+    "step_ns": Opt(List(NUMBER)),
+    "summary": Opt(Map({})),
+}, required=("class", "arm", "round"))
+
+KINDS = {
+    "staging": Map({
+        "backend": KEY,
+        "rows": List(Map({"arm": STR, "direction": KEY, "memory": KEY, "bytes": NUMBER, "gbps_median": Opt(NUMBER),
+                          "gbps_p10": Opt(NUMBER), "gbps_p90": Opt(NUMBER)}, required=("arm", "bytes"))),
+    }),
+    "pipeline": Map({
+        "config": CONFIG_ARM,
+        "steps": List(Map({"wait_ns": NUMBER, "h2d_ns": NUMBER, "compute_ns": NUMBER})),
+        "summary": Opt(Map({"stage_rates": Opt(Map({}))})),
+    }),
+    "collective": Map({
+        "config": CONFIG_ARM,
+        "rows": List(Map({"size": Opt(NUMBER), "op": STR})),
+        "wrong_total": Opt(NUMBER),
+    }),
+    "gang": Map({
+        "ranks": List(Map({
+            "process_start_s": NUMBER,
+            "attempts": List(Map({k: Opt(NUMBER) for k in ("ready_s", "joined_s", "first_step_s", "released_s")})),
+        })),
+        "config": Opt(Map({"deadline_s": Opt(NUMBER), "backoff_s": NUMBER, "retries": INT})),
+        "group_ready_s": Opt(NUMBER),
+        "schedule_start_s": Opt(NUMBER),
+        "stranded_gpu_s": NUMBER,
+    }),
+    "decide": Map({
+        "classes": List(Map({
+            "rationale": Opt(STR), "reason": Opt(STR), "settle": Opt(STR),
+            "policies": Opt(List(Map({
+                "policy": Opt(KEY), "turnaround_min": Opt(NUMBER), "gpu_min_per_job": Opt(NUMBER),
+                "turnaround_min_ci": Opt(PAIR), "gpu_min_per_job_ci": Opt(PAIR),
+            }))),
+        })),
+    }),
+}
+
+
+def problem_in(value, spec):
+    """"KEY: expected X, got Y" when `value` does not fit `spec`, else None."""
+    try:
+        spec.check(value, "")
+    except Problem as p:
+        return str(p)
+    return None
