@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <set>
 
 #include "placebench/harness/errors.h"
 #include "placebench/harness/runner/run_directory.h"
@@ -217,4 +218,17 @@ TEST(RunDirectory, SummaryIsChecked) {
   bad["complete"] = "yes";
   rd.write_summary(bad);
   EXPECT_NE(error().find("summary.json: complete: expected true or false"), std::string::npos) << error();
+}
+
+TEST(RunDirectory, RunsStartedInTheSameSecondGetTheirOwnDirectories) {
+  std::string base = fresh("pb-rundir-same-second");
+  // Three runs back to back (well within a second, or at worst across one boundary): distinct directories,
+  // each with its own run.json and an empty trials.jsonl.
+  std::set<std::string> paths;
+  for (int i = 0; i < 3; ++i) paths.insert(RunDirectory::create(base, "", "h", run_json()).path());
+  EXPECT_EQ(paths.size(), 3u);
+  for (const auto& p : paths) {
+    EXPECT_TRUE(std::filesystem::exists(p + "/run.json")) << p;
+    EXPECT_EQ(std::filesystem::file_size(p + "/trials.jsonl"), 0u) << p;
+  }
 }

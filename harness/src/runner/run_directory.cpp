@@ -99,9 +99,21 @@ JsonSyntaxProblem json_syntax_problem(const std::string& text, const json::parse
 RunDirectory RunDirectory::create(const std::string& base, const std::string& exact, const std::string& host,
                                   const json& run) {
   RunDirectory d;
-  d.path_ = exact.empty() ? (fs::path(base) / (timestamp() + "-" + (host.empty() ? "host" : host))).string() : exact;
   std::error_code ec;
-  fs::create_directories(d.path_, ec);
+  if (exact.empty()) {
+    // <timestamp>-<host>, or -2, -3, ... when another run took that name in the same second: mkdir of the
+    // last component is atomic, so two runs started together never share a directory.
+    fs::create_directories(base, ec);
+    if (ec) throw InputError(base + ": cannot create the results directory (" + ec.message() + "); choose another with --out");
+    std::string name = (fs::path(base) / (timestamp() + "-" + (host.empty() ? "host" : host))).string();
+    for (int k = 1; !fs::create_directory(d.path_ = k == 1 ? name : name + "-" + std::to_string(k), ec); ++k)
+      if (ec || k >= 1000)
+        throw InputError(d.path_ + ": cannot create the results directory (" + (ec ? ec.message() : "too many runs this second") +
+                         "); choose another with --out");
+  } else {
+    d.path_ = exact;
+    fs::create_directories(d.path_, ec);
+  }
   if (ec) throw InputError(d.path_ + ": cannot create the results directory (" + ec.message() + "); choose another with --out");
   if (fs::exists(fs::path(d.path_) / "trials.jsonl"))
     throw InputError(d.path_ + ": already holds a run; continue it with --resume " + d.path_ + " or choose another --out");
