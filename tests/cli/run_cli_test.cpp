@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "placebench/hostpipe/cpulist.h"
+#include "placebench/kernels/device_runtime.h"
 #include "placebench/hostpipe/process_limits.h"
 #include "run_command.h"
 
@@ -152,6 +153,14 @@ TEST(RunCli, BadInputExitsTwo) {
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
   }
   EXPECT_FALSE(std::filesystem::exists(::testing::TempDir() + "/big-run"));
+  if (!placebench::kernels::query_device_runtime().usable()) {  // CPU-only node: a cuda staging class is refused up front
+    std::string cuda = ::testing::TempDir() + "/cuda.yaml";
+    std::ofstream(cuda) << "classes:\n  - name: c\n    workload: {type: staging, backend: cuda, bytes: 64K}\n    allow_degenerate: true\n";
+    auto c = run_command({placebench_binary(), "run", "--config", cuda, "--out", ::testing::TempDir() + "/cuda-run"});
+    EXPECT_EQ(c.exit_code, 2) << c.err;
+    EXPECT_NE(c.err.find("class c: workload.backend cuda: no usable CUDA device"), std::string::npos) << c.err;
+    EXPECT_FALSE(std::filesystem::exists(::testing::TempDir() + "/cuda-run"));
+  }
   auto r = run_command({placebench_binary(), "run", "--config", bad});
   EXPECT_NE(r.err.find("bad.yaml:2: experiment.steps: 'many' is not a whole number"), std::string::npos) << r.err;
 }

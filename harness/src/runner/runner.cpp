@@ -179,7 +179,14 @@ RunOutcome run_experiment(ExperimentConfig config, const RunOptions& opt, const 
     for (const auto& cls : config.classes) {
       try {
         plan_arms(inv, cls.plan_request(cls.arms()));
-        if (cls.workload.type == "staging") check_staging_memory(cls.workload.bytes, cls.workload.direction, "workload.bytes");
+        if (cls.workload.type == "staging") {
+          check_staging_memory(cls.workload.bytes, cls.workload.direction, "workload.bytes");
+          if (cls.workload.backend == "cuda") {
+            kernels::DeviceRuntime rt = kernels::query_device_runtime();
+            if (!rt.usable())
+              throw InputError("workload.backend cuda: no usable CUDA device (" + rt.status + "); use backend auto or host");
+          }
+        }
         check_pipeline_class(inv, config, cls);
       } catch (const InputError& e) {
         throw InputError(config.source + ": class " + cls.name + ": " + e.what());
