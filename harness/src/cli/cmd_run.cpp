@@ -118,7 +118,7 @@ void add_run_command(CLI::App& app, CommandAction& action, const std::string& co
           [](std::string& s) -> std::string {
             // As experiment.seed: 0 to 2^62 (checked on the text: a negative number would wrap round).
             bool digits = !s.empty() && s.size() <= 19 && s.find_first_not_of("0123456789") == std::string::npos;
-            if (!digits || std::stoull(s) > (1ull << 62)) return "must be a whole number from 0 to 2^62, got " + s;
+            if (!digits || std::stoull(s) > static_cast<unsigned long long>(config_limits::kMaxSeed)) return "must be a whole number from 0 to 2^62, got " + s;
             return {};
           },
           ""));

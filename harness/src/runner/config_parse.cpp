@@ -155,7 +155,7 @@ WorkloadSpec parse_workload(const YamlContext& c, const YAML::Node& n, const std
       c.fail(n["bytes"], where + ".bytes", "bad size; use 4K, 64M, 1G");
     }
   }
-  if (n["copies"]) w.copies = static_cast<int>(c.integer(n["copies"], where + ".copies", 1, 1000000));
+  if (n["copies"]) w.copies = static_cast<int>(c.integer(n["copies"], where + ".copies", 1, config_limits::kMaxCopies));
   return w;
 }
 
@@ -183,7 +183,7 @@ ClassConfig parse_class(const YamlContext& c, const YAML::Node& n, const std::st
   if (n["device_numa"]) k.device_numa = static_cast<int>(c.integer(n["device_numa"], where + ".device_numa", 0, 1023));
   if (k.gpu && k.device_numa) c.fail(n["device_numa"], where + ".device_numa", "give either gpu or device_numa, not both");
   if (n["remote_node"]) k.remote_node = static_cast<int>(c.integer(n["remote_node"], where + ".remote_node", 0, 1023));
-  if (n["cpus_per_worker"]) k.cpus_per_worker = static_cast<int>(c.integer(n["cpus_per_worker"], where + ".cpus_per_worker", 1, 4096));
+  if (n["cpus_per_worker"]) k.cpus_per_worker = static_cast<int>(c.integer(n["cpus_per_worker"], where + ".cpus_per_worker", 1, config_limits::kMaxCpusPerWorker));
   if (n["allow_degenerate"]) k.allow_degenerate = c.boolean(n["allow_degenerate"], where + ".allow_degenerate");
   if (n["margin_pct"]) k.margin_pct = c.number(n["margin_pct"], where + ".margin_pct", 0, 100);
   if (n["statistic"]) {
@@ -199,8 +199,8 @@ ClassConfig parse_class(const YamlContext& c, const YAML::Node& n, const std::st
 
 void parse_rounds(const YamlContext& c, const YAML::Node& n, ExperimentConfig& e) {
   c.check_keys(n, "experiment.rounds", {"min", "max"});
-  if (n["min"]) e.min_rounds = static_cast<int>(c.integer(n["min"], "experiment.rounds.min", 2, 100000));
-  if (n["max"]) e.max_rounds = static_cast<int>(c.integer(n["max"], "experiment.rounds.max", 2, 100000));
+  if (n["min"]) e.min_rounds = static_cast<int>(c.integer(n["min"], "experiment.rounds.min", config_limits::kMinRounds, config_limits::kMaxRounds));
+  if (n["max"]) e.max_rounds = static_cast<int>(c.integer(n["max"], "experiment.rounds.max", config_limits::kMinRounds, config_limits::kMaxRounds));
   if (e.max_rounds < e.min_rounds) c.fail(n, "experiment.rounds", "max is below min");
 }
 
@@ -208,14 +208,14 @@ void parse_experiment(const YamlContext& c, const YAML::Node& n, ExperimentConfi
   c.check_keys(n, "experiment", {"name", "seed", "rounds", "order", "warmup_steps", "steps", "confidence",
                                  "target_half_width_pct", "output", "contention"});
   if (n["name"]) e.name = c.text(n["name"], "experiment.name");
-  if (n["seed"]) e.seed = static_cast<std::uint64_t>(c.integer(n["seed"], "experiment.seed", 0, (1ll << 62)));
+  if (n["seed"]) e.seed = static_cast<std::uint64_t>(c.integer(n["seed"], "experiment.seed", 0, config_limits::kMaxSeed));
   if (n["rounds"]) parse_rounds(c, n["rounds"], e);
   if (n["order"]) {
     std::string o = c.one_of(n["order"], "experiment.order", {"random", "abba", "fixed"});
     e.order = o == "random" ? Order::kRandom : o == "abba" ? Order::kAbba : Order::kFixed;
   }
-  if (n["warmup_steps"]) e.warmup_steps = static_cast<int>(c.integer(n["warmup_steps"], "experiment.warmup_steps", 0, 1000000));
-  if (n["steps"]) e.steps = static_cast<int>(c.integer(n["steps"], "experiment.steps", 3, 10000000));
+  if (n["warmup_steps"]) e.warmup_steps = static_cast<int>(c.integer(n["warmup_steps"], "experiment.warmup_steps", 0, config_limits::kMaxWarmupSteps));
+  if (n["steps"]) e.steps = static_cast<int>(c.integer(n["steps"], "experiment.steps", config_limits::kMinSteps, config_limits::kMaxSteps));
   if (n["confidence"]) e.confidence = c.number(n["confidence"], "experiment.confidence", 0.5, 0.9999);
   if (n["target_half_width_pct"])
     e.target_half_width_pct = c.number(n["target_half_width_pct"], "experiment.target_half_width_pct", 0.01, 1000);

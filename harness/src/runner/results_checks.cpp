@@ -151,7 +151,7 @@ void check_class(const Checker& c, const json& k, const std::string& where) {
   c.one_of(w, ww, "direction", {"h2d", "d2h", "bidir"});
   c.one_of(w, ww, "memory", {"pinned", "pageable", "registered", "hostalloc"});
   c.integer(w, ww, "bytes", 1, kNoLimit);
-  c.integer(w, ww, "copies", 1, 1000000);
+  c.integer(w, ww, "copies", 1, config_limits::kMaxCopies);
   check_params(c, w, ww, type);
   const json& arms = c.object(k, where, "arms");
   const std::string aw = where + ".arms";
@@ -166,7 +166,7 @@ void check_class(const Checker& c, const json& k, const std::string& where) {
     c.at(k, where, key);
     c.optional(k, key, [&] { c.integer(k, where, key, 0, 1023); });
   }
-  c.integer(k, where, "cpus_per_worker", 1, 4096);
+  c.integer(k, where, "cpus_per_worker", 1, config_limits::kMaxCpusPerWorker);
   c.boolean(k, where, "allow_degenerate");
   c.number(k, where, "margin_pct", 0, 100);
   c.one_of(k, where, "statistic", {"median", "p99", "throughput"});
@@ -181,11 +181,11 @@ ExperimentConfig check_config_copy(const json& run, const std::string& run_path)
   c.text(cfg, w, "name");
   c.integer(cfg, w, "seed", 0, kNoLimit);
   const json& rounds = c.object(cfg, w, "rounds");
-  std::int64_t min_rounds = c.integer(rounds, "config.rounds", "min", 2, 100000);
-  c.integer(rounds, "config.rounds", "max", min_rounds, 100000);
+  std::int64_t min_rounds = c.integer(rounds, "config.rounds", "min", config_limits::kMinRounds, config_limits::kMaxRounds);
+  c.integer(rounds, "config.rounds", "max", min_rounds, config_limits::kMaxRounds);
   c.one_of(cfg, w, "order", {"random", "abba", "fixed"});
-  c.integer(cfg, w, "warmup_steps", 0, 1000000);
-  c.integer(cfg, w, "steps", 3, 10000000);
+  c.integer(cfg, w, "warmup_steps", 0, config_limits::kMaxWarmupSteps);
+  c.integer(cfg, w, "steps", config_limits::kMinSteps, config_limits::kMaxSteps);
   c.number(cfg, w, "confidence", 0.5, 0.9999);
   c.number(cfg, w, "target_half_width_pct", 0.01, 1000);
   c.text(cfg, w, "output");

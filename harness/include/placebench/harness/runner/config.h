@@ -13,6 +13,14 @@
 
 namespace placebench::harness {
 
+// The ranges a config accepts, shared by the YAML parser and the check of run.json's config copy.
+namespace config_limits {
+inline constexpr int kMinRounds = 2, kMaxRounds = 100000;
+inline constexpr int kMinSteps = 3, kMaxSteps = 10000000, kMaxWarmupSteps = 1000000;
+inline constexpr int kMaxCopies = 1000000, kMaxCpusPerWorker = 4096;
+inline constexpr long long kMaxSeed = 1ll << 62;
+}  // namespace config_limits
+
 enum class Order { kRandom, kAbba, kFixed };
 enum class Statistic { kMedian, kP99, kThroughput };
 
