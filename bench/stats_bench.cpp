@@ -1,16 +1,18 @@
 // Cost of the statistics the runner computes per comparison: Hodges-Lehmann estimate + rank-test CI
 // (paired: Walsh averages; unpaired: pairwise differences) for n = 1k, 10k, 100k, which must stay well
-// under 2 s at 100k (O(n log n) selection, selection.h); and the A/A and power simulations of the
-// sequential rule (simulation.h), whose counters report the false-verdict rate and rounds used.
+// under 2 s at 100k (O(n log n) selection, selection.h); and the error rates and power of the shipped
+// default plan, simulated through the real analysis path (runner/simulate.h: analyze_run and the class
+// stop rule), whose counters are the figures of docs/performance.md.
 #include <benchmark/benchmark.h>
 
 #include <random>
 #include <vector>
 
+#include "placebench/harness/runner/simulate.h"
 #include "placebench/harness/stats/hodges_lehmann.h"
-#include "placebench/harness/stats/simulation.h"
 
 namespace stats = placebench::harness::stats;
+namespace pb = placebench::harness;
 
 namespace {
 
@@ -42,24 +44,55 @@ void BM_StatsUnpairedHodgesLehmannCi(benchmark::State& state) {
 BENCHMARK(BM_StatsUnpairedHodgesLehmannCi)->RangeMultiplier(10)->Range(1000, 100000)->Unit(benchmark::kMillisecond)
     ->Complexity(benchmark::oNLogN);
 
-// 200 experiments of the plan (min 5, max 30 rounds, margin 2%, target half-width 3%).
-void simulate(benchmark::State& state, double effect_pct) {
-  stats::SimulationConfig c;
-  c.true_effect_pct = effect_pct;
-  stats::SimulationSummary s;
-  for (auto _ : state) {
-    s = stats::simulate_sequential(c);
-    benchmark::DoNotOptimize(s);
-  }
-  state.counters["decisive_rate"] = s.decisive_rate;
-  state.counters["mean_rounds_fraction"] = s.mean_rounds_fraction;
-  state.counters["agreement_with_fixed"] = s.agreement_with_fixed;
+// The shipped default plan (configs/default.yaml: one class, local against unpinned and remote, both
+// realised, so two comparisons; looks at 10..60; margin 2%), 4% per-round noise.
+pb::RunSimulation default_plan(int experiments, double margin_pct) {
+  pb::RunSimulation s;
+  s.experiments = experiments;
+  s.seed = 20261201;
+  s.config = pb::default_experiment_config();
+  for (auto& c : s.config.classes) c.margin_pct = margin_pct;
+  return s;
 }
 
-void BM_StatsSimulationAa(benchmark::State& state) { simulate(state, 0.0); }
-BENCHMARK(BM_StatsSimulationAa)->Unit(benchmark::kMillisecond);
+// A/A: no arm differs. Counter any_false_different: experiments where some arm was called faster/slower.
+void BM_DefaultPlanAa(benchmark::State& state) {
+  pb::RunSimulation s = default_plan(1000, static_cast<double>(state.range(0)));
+  s.ar_phi = static_cast<double>(state.range(1)) / 10.0;
+  pb::SimulationResult r;
+  for (auto _ : state) benchmark::DoNotOptimize(r = pb::simulate_runs(s));
+  state.counters["any_false_different"] = static_cast<double>(r.any_false_different) / r.experiments;
+  state.counters["any_false_different_unflagged"] = static_cast<double>(r.any_false_different_unflagged) / r.experiments;
+  state.counters["mean_rounds"] = r.mean_rounds;
+}
+// {margin %, AR coefficient x 10}: margin 0 and the default 2%, independent and AR(0.8) rounds.
+BENCHMARK(BM_DefaultPlanAa)->Args({0, 0})->Args({2, 0})->Args({0, 8})->Args({2, 8})->Iterations(1)
+    ->Unit(benchmark::kSecond);
 
-void BM_StatsSimulationPowerTenPercent(benchmark::State& state) { simulate(state, -10.0); }
-BENCHMARK(BM_StatsSimulationPowerTenPercent)->Unit(benchmark::kMillisecond);
+// A true effect on remote (unpinned 0): how often remote is called slower, the rounds its comparison
+// used, and the rounds a fixed one-look design needs for the same power.
+void BM_DefaultPlanPower(benchmark::State& state) {
+  const double effect = static_cast<double>(state.range(0));
+  pb::RunSimulation s = default_plan(1000, 2.0);
+  s.effect_pct["staging-4m/remote"] = effect;
+  pb::SimulationResult r;
+  int fixed = 0;
+  for (auto _ : state) {
+    r = pb::simulate_runs(s);
+    const pb::ArmTally& t = r.arms["staging-4m/remote"];
+    const double power = static_cast<double>(t.slower) / r.experiments;
+    pb::RunSimulation f = s;
+    f.experiments = 400;
+    fixed = power > 0.05 ? pb::fixed_rounds_for_power(f, "staging-4m/remote", "slower", power, 200) : 0;
+  }
+  const pb::ArmTally& t = r.arms["staging-4m/remote"];
+  state.counters["slower_rate"] = static_cast<double>(t.slower) / r.experiments;
+  state.counters["arm_mean_rounds"] = t.mean_rounds;
+  state.counters["fixed_rounds_same_power"] = fixed;
+  state.counters["rounds_vs_fixed"] = fixed > 0 ? t.mean_rounds / fixed : 0;
+  state.counters["unpinned_false_different"] =
+      static_cast<double>(r.arms["staging-4m/unpinned"].faster + r.arms["staging-4m/unpinned"].slower) / r.experiments;
+}
+BENCHMARK(BM_DefaultPlanPower)->Arg(3)->Arg(5)->Arg(10)->Iterations(1)->Unit(benchmark::kSecond);
 
 }  // namespace

@@ -3,6 +3,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 
 #include "placebench/harness/decisions/decide.h"
 #include "placebench/harness/decisions/decide_format.h"
@@ -217,18 +218,69 @@ TEST(DecideInput, YamlDecisionBlockNamesLine) {
   EXPECT_DOUBLE_EQ(s.objective.turnaround_weight, 0.3);
 }
 
+// A copy of the run-basic fixture whose summary.json the test rewrites.
+struct ScratchRun {
+  std::filesystem::path dir = std::filesystem::temp_directory_path() / "pb_decide_scratch_run";
+  nlohmann::json summary;
+  ScratchRun() {
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    for (const char* f : {"run.json", "summary.json", "trials.jsonl"})
+      std::filesystem::copy_file(fixture(std::string("run-basic/") + f), dir / f);
+    std::ifstream in(dir / "summary.json");
+    summary = nlohmann::json::parse(in);
+  }
+  ~ScratchRun() { std::filesystem::remove_all(dir); }
+  void write() { std::ofstream(dir / "summary.json") << summary.dump(2); }
+  std::string error() {
+    try {
+      decide_run_directory(dir.string(), {});
+    } catch (const InputError& e) {
+      return e.what();
+    }
+    return "";
+  }
+};
+
 TEST(DecideInput, MissingFilesAreBadInput) {
   EXPECT_THROW(decide_run_directory(fixture("no-such-run"), {}), InputError);
-  auto dir = std::filesystem::temp_directory_path() / "pb_decide_baseline_test";
-  std::filesystem::create_directories(dir);
-  std::ofstream(dir / "summary.json") << R"({"classes": [{"name": "c", "baseline": "unpinned", "arms": []}]})";
-  std::ofstream(dir / "run.json") << R"({"config": {"classes": [{"name": "c", "decision": {"job_length": "1h",
-      "gpus_per_job": 1, "queue": {"strict": "1m", "prefer": "1m", "any": "1m"}}}]}})";
-  DecideReport r = decide_run_directory(dir.string(), {});
+  ScratchRun run;
+  EXPECT_EQ(run.error(), "");
+  run.summary["classes"][0]["baseline"] = "unpinned";
+  run.summary["classes"][0]["arms"][0]["arm"] = "unpinned";
+  run.summary["classes"][0]["arms"][2]["arm"] = "local";
+  run.write();
+  DecideReport r = decide_run_directory(run.dir.string(), {});
   EXPECT_FALSE(r.classes[0].decidable);
   EXPECT_NE(r.classes[0].reason.find("against 'unpinned'"), std::string::npos);
-  std::ofstream(dir / "summary.json") << R"({"classes": [{"name": "c", "baseline": "local", "arms": [{"arm": "remote",
-      "ratio_pct": 5, "ratio_ci_pct": [6, 7]}]}]})";
-  EXPECT_THROW(decide_run_directory(dir.string(), {}), InputError);
-  std::filesystem::remove_all(dir);
+  ScratchRun bad_ci;
+  bad_ci.summary["classes"][0]["arms"][1]["ratio_ci_pct"] = {12.0, 13.0};  // does not hold ratio_pct 11.1
+  bad_ci.write();
+  EXPECT_NE(bad_ci.error().find("ratio_ci_pct: expected [lo, hi] with -100 < lo <= ratio_pct <= hi"), std::string::npos)
+      << bad_ci.error();
+}
+
+TEST(DecideInput, AnUnknownSchemaVersionIsRefused) {
+  ScratchRun run;
+  run.summary["schema_version"] = 99;
+  run.write();
+  EXPECT_NE(run.error().find("summary.json: schema_version 99 is not the 2 this placebench reads"), std::string::npos)
+      << run.error();
+}
+
+TEST(DecideInput, AnUnrealisedArmIsNeverDecidedFrom) {
+  for (const char* role : {"control", "unrealised"}) {
+    ScratchRun run;
+    nlohmann::json& remote = run.summary["classes"][0]["arms"][1];
+    ASSERT_EQ(remote["arm"], "remote");
+    remote["role"] = role;
+    remote["verdict"] = role;
+    remote["realised"] = false;
+    remote["unrealised_reason"] = "degenerate: it ran with the placement of local (an A/A control)";
+    run.write();
+    DecideReport r = decide_run_directory(run.dir.string(), {});
+    EXPECT_FALSE(r.classes[0].decidable) << role;
+    EXPECT_NE(r.classes[0].reason.find("the 'remote' arm was not realised"), std::string::npos) << r.classes[0].reason;
+    EXPECT_TRUE(r.classes[1].decidable);  // the other classes are still decided
+  }
 }

@@ -196,11 +196,34 @@ TEST(RunDirectory, SummaryIsChecked) {
     }
     return std::string();
   };
-  json good = json::parse(R"({"schema_version": 1, "complete": true, "trials": 2, "classes": [{"name": "c",
-      "baseline": "local", "statistic": "median", "margin_pct": 2.0, "rounds_done": 1, "arms": [{"arm": "local",
-      "n_rounds": 1, "verdict": "baseline", "median": 110.0, "ratio_pct": null, "ratio_ci_pct": null}]}]})");
-  rd.write_summary(good);
+  ClassAnalysis cls;
+  cls.name = "c";
+  cls.baseline = "local";
+  cls.statistic = "median";
+  cls.statistic_unit = "ns";
+  cls.looks = {2, 4};
+  cls.look_confidence = 0.98;
+  cls.boundary_z = 2.4;
+  cls.stop_reason = "continue";
+  cls.stop_words = "undecided after 1 rounds";
+  ArmAnalysis base;
+  base.arm = "local";
+  base.role = base.verdict = "baseline";
+  base.n_rounds = 1;
+  base.measured = true;
+  base.median_ns = 110;
+  cls.arms.push_back(base);
+  const RunSummary typed{{cls}, true, 2};
+  const json good = summary_to_json(typed);
+  auto write = [&](const json& j) { std::ofstream(dir + "/summary.json") << j.dump(2); };
+  rd.write_summary(typed);
   EXPECT_EQ(error(), "");
+  EXPECT_EQ(summary_to_json(rd.read_summary()), good);  // the reader gives back what the writer wrote
+  json old = good;
+  old["schema_version"] = 1;
+  write(old);
+  EXPECT_NE(error().find("summary.json: schema_version 1 is not the 2 this placebench reads"), std::string::npos) << error();
+
   std::ofstream(dir + "/summary.json") << "";
   EXPECT_NE(error().find("summary.json:1: not valid JSON (the file is empty); rebuild it from trials.jsonl with "
                          "`placebench compare " + dir + " --write-summary`"),
@@ -210,13 +233,22 @@ TEST(RunDirectory, SummaryIsChecked) {
   EXPECT_NE(error().find("not valid JSON (cut short"), std::string::npos) << error();
   json bad = good;
   bad["classes"][0]["arms"][0]["median"] = "x";
-  rd.write_summary(bad);
+  write(bad);
   EXPECT_NE(error().find("summary.json: classes[0].arms[0].median: expected a number, got \"x\"; the file is damaged"),
             std::string::npos)
       << error();
   bad = good;
   bad["complete"] = "yes";
-  rd.write_summary(bad);
+  write(bad);
+  EXPECT_NE(error().find("summary.json: complete: expected true or false"), std::string::npos) << error();
+  bad = good;
+  bad["classes"][0]["arms"][0]["role"] = "control";  // a control arm never carries a verdict
+  write(bad);
+  EXPECT_NE(error().find("classes[0].arms[0].verdict: expected a verdict that fits role control"), std::string::npos)
+      << error();
+  bad = good;
+  bad["complete"] = "yes";
+  write(bad);
   EXPECT_NE(error().find("summary.json: complete: expected true or false"), std::string::npos) << error();
 }
 

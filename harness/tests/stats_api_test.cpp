@@ -108,6 +108,9 @@ TEST(StatsApi, JsonCarriesEveryFieldAndNullForInfinity) {
     EXPECT_TRUE(q.contains(key)) << key;
   const nlohmann::json h = holm_adjust(std::vector<double>{0.01, 0.2}, 0.05);
   EXPECT_EQ(h.at("reject"), nlohmann::json::array({true, false}));
-  const nlohmann::json d = StopDecision{true, StopReason::kPrecise};
-  EXPECT_EQ(d.at("reason"), "precise");
+  SequentialPlan plan;
+  plan.looks = {3};
+  const nlohmann::json look = evaluate_look(base, arm, plan);
+  EXPECT_EQ(look.at("stop_reason"), "max_rounds");
+  EXPECT_TRUE(look.at("at_planned_look").get<bool>());
 }

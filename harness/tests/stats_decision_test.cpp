@@ -5,6 +5,7 @@
 #include <limits>
 #include <vector>
 
+#include "placebench/harness/stats/group_sequential.h"
 #include "placebench/harness/stats/sequential.h"
 #include "placebench/harness/stats/verdict.h"
 
@@ -93,45 +94,105 @@ TEST(StatsHolm, SingleClassAndClampingAndErrors) {
   EXPECT_THROW(bonferroni_confidence(0.95, 0), std::invalid_argument);
 }
 
-TEST(StatsSequential, PerLookConfidence) {
-  EXPECT_DOUBLE_EQ(per_look_confidence(0.95, 1), 0.95);
-  EXPECT_NEAR(per_look_confidence(0.95, 26), 1 - 0.05 / 26, 1e-15);
-  EXPECT_EQ(planned_looks(5, 30), 26);
-  SequentialPlan plan;
-  plan.classes = 2;
-  EXPECT_NEAR(look_confidence(plan), 1 - 0.05 / 2 / 26, 1e-15);
-  EXPECT_THROW(per_look_confidence(0.95, 0), std::invalid_argument);
-  EXPECT_THROW(per_look_confidence(1.0, 3), std::invalid_argument);
-  EXPECT_THROW(planned_looks(0, 30), std::invalid_argument);
+TEST(StatsSequential, PocockConstantsMatchPublishedTables) {
+  // Jennison & Turnbull (2000), Table 2.1 (alpha 0.05) and Pocock (1977): two-sided C_P(K, alpha), equal spacing.
+  const std::vector<int> two{10, 20}, four{10, 20, 30, 40}, five{5, 10, 15, 20, 25};
+  EXPECT_NEAR(pocock_boundary(two, 0.05), 2.178, 0.002);
+  EXPECT_NEAR(pocock_boundary(four, 0.05), 2.361, 0.002);
+  EXPECT_NEAR(pocock_boundary(five, 0.05), 2.413, 0.002);
+  EXPECT_NEAR(pocock_boundary(five, 0.01), 2.986, 0.002);  // Pocock (1977), Table 1
+  const std::vector<int> one{12};
+  EXPECT_NEAR(pocock_boundary(one, 0.05), 1.95996, 1e-4);
+  // The boundary's crossing probability is alpha; a higher boundary crosses less often.
+  EXPECT_NEAR(crossing_probability(four, pocock_boundary(four, 0.05)), 0.05, 1e-6);
+  EXPECT_LT(crossing_probability(four, 2.6), 0.05);
+  // Repeated p-values: at least the nominal p, and alpha exactly at the boundary's nominal level.
+  const double nominal = 1 - pocock_look_confidence(four, 0.05);
+  EXPECT_NEAR(repeated_p_value(four, nominal), 0.05, 1e-6);
+  EXPECT_GE(repeated_p_value(four, 0.001), 0.001);
+  EXPECT_THROW(pocock_boundary(std::vector<int>{10, 10}, 0.05), std::invalid_argument);
+  EXPECT_THROW(pocock_boundary(four, 1.0), std::invalid_argument);
 }
 
-TEST(StatsSequential, StoppingRuleTable) {
-  const auto stop = [](int done, Verdict v, double half) { return should_stop(done, 5, 30, v, half, 3.0); };
-  EXPECT_EQ(stop(3, Verdict::kFaster, 0.5).reason, StopReason::kMinRounds);  // too early, whatever the CI says
-  EXPECT_FALSE(stop(3, Verdict::kFaster, 0.5).stop);
-  EXPECT_EQ(stop(5, Verdict::kFaster, 9.0).reason, StopReason::kDecided);
-  EXPECT_EQ(stop(6, Verdict::kSlower, 9.0).reason, StopReason::kDecided);
-  EXPECT_EQ(stop(6, Verdict::kEquivalent, 1.0).reason, StopReason::kDecided);
-  EXPECT_EQ(stop(6, Verdict::kInconclusive, 3.0).reason, StopReason::kPrecise);  // <= target
-  EXPECT_TRUE(stop(6, Verdict::kInconclusive, 3.0).stop);
-  EXPECT_EQ(stop(6, Verdict::kInconclusive, 3.01).reason, StopReason::kContinue);
-  EXPECT_FALSE(stop(6, Verdict::kInconclusive, kInf).stop);  // unknown width never counts as precise
-  EXPECT_EQ(stop(30, Verdict::kInconclusive, kInf).reason, StopReason::kMaxRounds);
-  EXPECT_EQ(stop(31, Verdict::kInconclusive, kInf).reason, StopReason::kMaxRounds);
-  EXPECT_THROW(should_stop(6, 5, 4, Verdict::kInconclusive, 1.0, 3.0), std::invalid_argument);
-  EXPECT_THROW(should_stop(-1, 5, 30, Verdict::kInconclusive, 1.0, 3.0), std::invalid_argument);
-  EXPECT_THROW(should_stop(6, 5, 30, Verdict::kInconclusive, NAN, 3.0), std::invalid_argument);
-  EXPECT_THROW(should_stop(6, 5, 30, Verdict::kInconclusive, 1.0, 0.0), std::invalid_argument);
+TEST(StatsSequential, PlannedLooksAndTheFamilySize) {
+  EXPECT_EQ(planned_look_rounds(10, 60, 6), (std::vector<int>{10, 20, 30, 40, 50, 60}));
+  EXPECT_EQ(planned_look_rounds(3, 4, 6), (std::vector<int>{3, 4}));
+  EXPECT_EQ(planned_look_rounds(5, 5, 3), (std::vector<int>{5}));
+  EXPECT_EQ(planned_look_rounds(10, 40, 1), (std::vector<int>{40}));
+  EXPECT_THROW(planned_look_rounds(0, 30, 3), std::invalid_argument);
+  SequentialPlan one, two;
+  two.comparisons = 2;
+  // Each comparison gets alpha / m: two comparisons look at a higher confidence than one.
+  EXPECT_GT(look_confidence(two), look_confidence(one));
+  EXPECT_NEAR(look_boundary_z(two), pocock_boundary(two.looks, 0.025), 1e-12);
+  two.comparisons = 0;
+  EXPECT_THROW(look_confidence(two), std::invalid_argument);
+}
+
+TEST(StatsSequential, VerdictsOnlyAtPlannedLooks) {
+  std::vector<double> base, arm;
+  for (int r = 0; r < 21; ++r) {
+    base.push_back(10.0 + 0.1 * (r % 7));
+    arm.push_back(base.back() * (1.20 + 0.004 * ((r * 7) % 5)));
+  }
+  SequentialPlan plan;
+  plan.looks = {10, 20, 30};
+  auto first = [&](int n) { return std::vector<double>(base.begin(), base.begin() + n); };
+  auto first_arm = [&](int n) { return std::vector<double>(arm.begin(), arm.begin() + n); };
+  const Look at_look = evaluate_look(first(20), first_arm(20), plan);
+  EXPECT_TRUE(at_look.at_planned_look);
+  EXPECT_EQ(at_look.look_index, 2);
+  EXPECT_EQ(at_look.verdict, Verdict::kSlower);
+  EXPECT_EQ(at_look.reason, StopReason::kDecided);
+  const Look between = evaluate_look(first(21), first_arm(21), plan);  // a clear effect, but not a look
+  EXPECT_EQ(between.verdict, Verdict::kInconclusive);
+  EXPECT_EQ(between.reason, StopReason::kContinue);
+  const Look early = evaluate_look(first(8), first_arm(8), plan);
+  EXPECT_EQ(early.reason, StopReason::kBeforeFirstLook);
+  EXPECT_EQ(stop_words(StopReason::kDecided, 20, plan.looks), "decided at look 2 of 3 (20 rounds)");
+  EXPECT_EQ(stop_words(StopReason::kMaxRounds, 30, plan.looks), "max rounds spent (30), undecided");
+}
+
+TEST(StatsSequential, DependentRoundsAreFlaggedAndWidened) {
+  std::vector<double> independent, drifting;
+  for (int r = 0; r < 30; ++r) {
+    independent.push_back(((r * 37) % 11) / 100.0 - 0.05);
+    drifting.push_back(0.05 * std::sin(r / 6.0));  // slow drift: neighbours alike
+  }
+  const Dependence none = round_dependence(independent);
+  EXPECT_FALSE(none.flagged);
+  EXPECT_EQ(none.ci_inflation, 1.0);
+  const Dependence dep = round_dependence(drifting);
+  ASSERT_TRUE(dep.lag1.has_value());
+  EXPECT_GT(*dep.lag1, 0.8);
+  EXPECT_TRUE(dep.flagged);
+  EXPECT_NEAR(dep.ci_inflation, std::sqrt((1 + 0.9) / (1 - 0.9)), 1e-12);  // rho capped at 0.9
+  EXPECT_FALSE(round_dependence(std::vector<double>{0.1, 0.2, 0.3}).lag1.has_value());  // too few rounds
+}
+
+TEST(StatsSequential, DetectableEffectShrinksWithRoundsAndGrowsWithNoise) {
+  SequentialPlan short_plan, long_plan;
+  short_plan.looks = {10, 20};
+  long_plan.looks = {10, 20, 40, 80};
+  const double quiet = *detectable_effect_pct(long_plan, 0.01), noisy = *detectable_effect_pct(long_plan, 0.04);
+  EXPECT_GT(quiet, long_plan.margin_pct);
+  EXPECT_GT(noisy, quiet);
+  EXPECT_GT(*detectable_effect_pct(short_plan, 0.04), noisy);
+  EXPECT_FALSE(detectable_effect_pct(long_plan, 0.0).has_value());
 }
 
 TEST(StatsSequential, LookWithTooFewRoundsForItsConfidenceIsInconclusive) {
   // Every round 20% faster, but 5 rounds cannot give a 99.8% signed-rank CI (2/2^5 > 0.002).
   const std::vector<double> base{10, 11, 12, 10.5, 11.5}, arm{8, 8.8, 9.6, 8.4, 9.2};
-  const Look look = evaluate_look(base, arm, SequentialPlan{});
+  SequentialPlan plan;
+  plan.looks = {5, 10};
+  plan.comparisons = 2;
+  const Look look = evaluate_look(base, arm, plan);
+  EXPECT_TRUE(look.at_planned_look);
   EXPECT_FALSE(look.comparison.log_ratio.coverage_met);
   EXPECT_EQ(look.verdict, Verdict::kInconclusive);
   EXPECT_TRUE(std::isinf(look.comparison.ratio_pct.half_width));
-  EXPECT_FALSE(look.decision.stop);
+  EXPECT_EQ(look.reason, StopReason::kContinue);
 }
 
 TEST(StatsSequential, LookDecidesOnceTheCiClearsTheMargin) {
@@ -140,12 +201,14 @@ TEST(StatsSequential, LookDecidesOnceTheCiClearsTheMargin) {
     base.push_back(10.0 + 0.1 * r);
     arm.push_back((10.0 + 0.1 * r) * (0.85 + 0.004 * ((r * 7) % 5)));
   }
-  const Look look = evaluate_look(base, arm, SequentialPlan{});
+  SequentialPlan plan;
+  plan.looks = {12, 24};
+  const Look look = evaluate_look(base, arm, plan);
   EXPECT_TRUE(look.comparison.log_ratio.coverage_met);
   EXPECT_EQ(look.verdict, Verdict::kFaster);
-  EXPECT_EQ(look.decision.reason, StopReason::kDecided);
+  EXPECT_EQ(look.reason, StopReason::kDecided);
   EXPECT_LT(look.comparison.ratio_pct.upper, -2.0);
-  SequentialPlan throughput;
+  SequentialPlan throughput = plan;
   throughput.higher_is_better = true;
   EXPECT_EQ(evaluate_look(base, arm, throughput).verdict, Verdict::kSlower);
 }

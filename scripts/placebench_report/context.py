@@ -2,6 +2,7 @@
 verified (docs/results-schema.md: run.json and each trial's placement record and flags)."""
 from collections import Counter, defaultdict
 
+from . import roles
 from .htmlkit import badge, esc, note, table
 from .plotting import human_bytes
 
@@ -27,7 +28,7 @@ def topology_summary(topo):
     return ". ".join(parts)
 
 
-def context_table(run):
+def context_table(run) -> str:
     r = run.run
     cfg = r.get("config", {})
     v = r.get("versions", {})
@@ -44,8 +45,9 @@ def context_table(run):
         ["topology", topology_summary(r.get("topology"))],
         ["experiment", f"{cfg.get('name', '')} from {cfg.get('source', 'built-in')}"],
         ["seed, order", f"{r.get('seed')}, {r.get('order')}"],
-        ["rounds (min:max), steps, warm-up",
-         f"{rounds.get('min')}:{rounds.get('max')}, {cfg.get('steps')} steps, {cfg.get('warmup_steps')} warm-up"],
+        ["rounds (min:max, looks), steps, warm-up",
+         f"{rounds.get('min')}:{rounds.get('max')}, {rounds.get('looks', '?')} looks, {cfg.get('steps')} steps, "
+         f"{cfg.get('warmup_steps')} warm-up"],
         ["confidence, target half-width", f"{cfg.get('confidence')}, {cfg.get('target_half_width_pct')}%"],
         ["contention", cfg.get("contention") or "none"],
         ["trials", f"{len(run.trials)} ({'complete' if complete else 'interrupted' if complete is False else 'no summary'})"],
@@ -71,7 +73,23 @@ def schedule_table(run, max_rounds=40):
     return "".join(out) or note("no trials yet")
 
 
-def verification_table(run):
+PLACEMENT_FLAGS = ("placement_partial", "placement_failed")
+
+
+def placement_badge(counts: Counter, role: "roles.Role") -> tuple:
+    """Green "verified" only for a compared arm (or the baseline) whose every trial was verified, none
+    degenerate and none flagged partial or failed; a control or unrealised arm gets its own badge."""
+    if not role.compared:
+        return roles.role_badge(role)
+    if counts["degenerate"]:
+        return badge(f"degenerate x{counts['degenerate']}: same placement as baseline", "control")
+    flagged = any(counts["flag:" + f] for f in PLACEMENT_FLAGS)
+    if counts["verified"] == counts["trials"] and not flagged:
+        return badge("verified", "ok")
+    return badge("not verified", "bad")
+
+
+def verification_table(run) -> str:
     """Per class and arm: how many trials' placements were verified, partial or failed, and their flags."""
     counts = defaultdict(Counter)
     pages = defaultdict(list)
@@ -80,18 +98,19 @@ def verification_table(run):
         p = t.get("placement") or {}
         counts[key]["trials"] += 1
         counts[key][p.get("status", "unknown")] += 1
-        if p.get("degenerate"):
+        if roles.trial_is_degenerate(t):
             counts[key]["degenerate"] += 1
         if p.get("requested_pages_pct") is not None:
             pages[key].append(p["requested_pages_pct"])
         for flag in t.get("flags", []):
             counts[key]["flag:" + flag.split(":")[0]] += 1
+    arm_roles = roles.of_run(run)
     rows = []
     for (cls, arm), c in counts.items():
-        status = ("verified", "ok") if c["verified"] == c["trials"] else ("not verified", "bad")
         flags = ", ".join(f"{k[5:]} x{n}" for k, n in sorted(c.items()) if k.startswith("flag:")) or "none"
         rows.append([cls, arm, c["trials"], c["verified"], c["partial"], c["failed"], c["degenerate"],
-                     f"{min(pages[(cls, arm)]):.1f}%" if pages[(cls, arm)] else "-", flags, badge(*status)])
+                     f"{min(pages[(cls, arm)]):.1f}%" if pages[(cls, arm)] else "-", flags,
+                     placement_badge(c, arm_roles[(cls, arm)])])
     if not rows:
         return note("no trials yet")
     return table(["class", "arm", "trials", "verified", "partial", "failed", "degenerate", "min pages on requested nodes",

@@ -18,15 +18,19 @@ def policy_table(cls):
                   "saved vs any (GPU-min)", "turnaround vs any (min)", "cost / job", "score"], rows)
 
 
-def summary_table(doc):
+def recommendation_badge(c: dict) -> tuple:
+    """A class's recommendation as a badge: a policy green, inconclusive grey, none red."""
+    rec = c.get("recommendation", "none")
+    return badge(rec, "ok" if rec in ("strict", "prefer", "any") else "warn" if rec == "inconclusive" else "bad")
+
+
+def summary_table(doc) -> str:
     rows = []
     for c in doc.data.get("classes", []):
-        rec = c.get("recommendation", "none")
-        kind = "ok" if rec in ("strict", "prefer", "any") else "warn" if rec == "inconclusive" else "bad"
         why = c.get("rationale") or c.get("reason") or ""
         if c.get("settle"):
             why += " Settle: " + c["settle"]
-        rows.append([c.get("name"), badge(rec, kind), c.get("leaning") or "-",
+        rows.append([c.get("name"), recommendation_badge(c), c.get("leaning") or "-",
                      f"{num(c.get('break_even_ratio_pct'), 3)}%" if c.get("break_even_ratio_pct") is not None else "-", why])
     return table(["class", "recommendation", "leaning", "break-even ratio", "why"], rows)
 

@@ -1,23 +1,28 @@
 """Forest plot: every compared arm's paired ratio against its class's baseline, with its CI, one row per
-(class, arm), over the equivalence band [-margin, +margin] of each class (docs/statistics.md, verdicts)."""
+(class, arm), over the equivalence band [-margin, +margin] of each class (docs/statistics.md, verdicts).
+A control arm (an A/A control on the baseline's placement) or an unrealised arm is no comparison: its row
+is grey and hatched, with its role in the label."""
 import math
 
-from .plotting import VERDICT_COLOURS, figure, to_img
+from . import roles
+from .plotting import NOT_COMPARED_COLOUR, NOT_COMPARED_HATCH, VERDICT_COLOURS, arm_label, figure, to_img
 
 
-def forest_rows(runs):
+def forest_rows(runs: list) -> list:
     rows = []
     for run in runs:
+        arm_roles = roles.of_run(run)
         for c in run.classes():
             for a in c.get("arms", []):
-                if a.get("arm") == c.get("baseline"):
+                role = arm_roles.get((c.get("name"), a.get("arm"))) or roles.Role(a.get("role") or "compared")
+                if a.get("arm") == c.get("baseline") or role.name == "baseline":
                     continue
-                label = f"{c.get('name')} / {a.get('arm')} vs {c.get('baseline')}"
+                label = f"{c.get('name')} / {arm_label(a.get('arm'), role.name)} vs {c.get('baseline')}"
                 if len(runs) > 1:
                     label = f"{run.name}: {label}"
                 rows.append({"label": label, "margin": c.get("margin_pct") or 0.0, "ratio": a.get("ratio_pct"),
                              "ci": a.get("ratio_ci_pct"), "verdict": a.get("verdict", "inconclusive"),
-                             "statistic": c.get("statistic", "median")})
+                             "statistic": c.get("statistic", "median"), "role": role})
     return rows
 
 
@@ -25,7 +30,7 @@ def finite_ci(ci):
     return bool(ci) and all(v is not None and math.isfinite(v) for v in ci)
 
 
-def forest_figure(runs):
+def forest_figure(runs: list) -> str | None:
     rows = forest_rows(runs)
     if not rows:
         return None
@@ -36,16 +41,22 @@ def forest_figure(runs):
         # Each class's own equivalence band, shaded behind its row.
         ax.fill_betweenx([i - 0.4, i + 0.4], -m, m, color="#1f78b4", alpha=0.12, linewidth=0)
         span += [-m, m]
-        colour = VERDICT_COLOURS.get(r["verdict"], "#888888")
+        compared = r["role"].compared
+        colour = VERDICT_COLOURS.get(r["verdict"], "#888888") if compared else NOT_COMPARED_COLOUR
+        if not compared:
+            ax.fill_betweenx([i - 0.4, i + 0.4], 0, 1, transform=ax.get_yaxis_transform(), facecolor="none",
+                             edgecolor=NOT_COMPARED_COLOUR, hatch=NOT_COMPARED_HATCH, linewidth=0)
+        verdict = r["verdict"] if compared else r["role"].name
         if r["ratio"] is None:
-            ax.text(0, i, "  no ratio yet (fewer than 2 paired rounds)", va="center", fontsize=8, color="#666666")
+            why = roles.role_words(r["role"]) if not compared else "no ratio yet (fewer than 2 paired rounds)"
+            ax.text(0, i, f"  {why}", va="center", fontsize=8, color="#666666")
             continue
         if finite_ci(r["ci"]):
             ax.plot(r["ci"], [i, i], color=colour, linewidth=2.2)
             span += list(r["ci"])
         ax.plot(r["ratio"], i, "o", color=colour, markersize=6, markeredgecolor="black", markeredgewidth=0.4)
         span.append(r["ratio"])
-        ax.text(1.01, i, r["verdict"], transform=ax.get_yaxis_transform(), va="center", fontsize=8, color=colour)
+        ax.text(1.01, i, verdict, transform=ax.get_yaxis_transform(), va="center", fontsize=8, color=colour)
     lo, hi = min(span), max(span)
     pad = (hi - lo) * 0.08 or 1
     ax.set_xlim(lo - pad, hi + pad)

@@ -3,8 +3,9 @@
 Run directories follow docs/results-schema.md; JSON files are the `--json` outputs documented in
 docs/cli.md and docs/decisions.md. A schema_version this report does not know is refused (SchemaError,
 exit 2): the report reads only the documented fields, and a newer schema may mean something else by them.
-`placebench staging --json` and `pipeline --json` carry schema_version 1; older files of theirs without it
-are read as version 1.
+A run directory's run.json and summary.json share one results schema version (2); the `--json` files of
+staging, pipeline, collective, gang and decide carry their own (1). `placebench staging --json` and
+`pipeline --json` files from before they carried one are read as version 1.
 """
 import json
 import os
@@ -12,7 +13,10 @@ from dataclasses import dataclass, field
 
 from . import validate
 
-KNOWN_SCHEMA_VERSIONS = {1}
+# run.json and summary.json of a run directory (docs/results-schema.md).
+RUN_SCHEMA_VERSIONS = {2}
+# The --json files of staging, pipeline, collective, gang and decide (docs/cli.md, docs/decisions.md).
+FILE_SCHEMA_VERSIONS = {1}
 
 
 class InputProblem(Exception):
@@ -64,7 +68,10 @@ class Inputs:
         return not (self.runs or self.staging or self.pipeline or self.collective or self.gang or self.decide)
 
 
-def check_schema(path, obj, required=True):
+def check_schema(path: str, obj, required: bool = True, known: set = FILE_SCHEMA_VERSIONS,
+                 older_fix: str | None = None) -> None:
+    """InputProblem unless obj carries a schema_version in `known`; `older_fix` is the fix offered for a
+    version older than every known one (default: the report of the placebench version that wrote it)."""
     if not isinstance(obj, dict):
         raise InputProblem(f"{path}: not a JSON object; give a placebench result")
     if "schema_version" not in obj:
@@ -72,10 +79,11 @@ def check_schema(path, obj, required=True):
             raise InputProblem(f"{path}: no schema_version; not a placebench result of a known kind")
         return
     v = obj["schema_version"]
-    if not isinstance(v, int) or isinstance(v, bool) or v not in KNOWN_SCHEMA_VERSIONS:
-        known = ", ".join(str(k) for k in sorted(KNOWN_SCHEMA_VERSIONS))
-        raise InputProblem(f"{path}: schema_version {v!r} is not one this report reads ({known}); "
-                           "use the report of the placebench version that wrote it")
+    if not isinstance(v, int) or isinstance(v, bool) or v not in known:
+        names = ", ".join(str(k) for k in sorted(known))
+        older = isinstance(v, int) and not isinstance(v, bool) and v < min(known)
+        fix = older_fix if older and older_fix else "use the report of the placebench version that wrote it"
+        raise InputProblem(f"{path}: schema_version {v!r} is not one this report reads ({names}); {fix}")
 
 
 def read_text(path):
@@ -136,10 +144,10 @@ def read_trials(path, warnings):
     return trials
 
 
-def load_run(path):
+def load_run(path: str) -> Run:
     run_path = os.path.join(path, "run.json")
     run = read_json(run_path)
-    check_schema(run_path, run)
+    check_schema(run_path, run, known=RUN_SCHEMA_VERSIONS)
     require_types(run, validate.RUN, run_path, DAMAGED)
     warnings = []
     trials = read_trials(os.path.join(path, "trials.jsonl"), warnings)
@@ -147,7 +155,9 @@ def load_run(path):
     summary_path = os.path.join(path, "summary.json")
     if os.path.exists(summary_path):
         summary = read_json(summary_path)
-        check_schema(summary_path, summary)
+        check_schema(summary_path, summary, known=RUN_SCHEMA_VERSIONS,
+                     older_fix=f"it was written by an older placebench: rebuild it with "
+                               f"`placebench compare --write-summary {path}`")
         require_types(summary, validate.SUMMARY, summary_path,
                       f"the file is damaged: rebuild it with `placebench compare {path} --write-summary`")
     else:

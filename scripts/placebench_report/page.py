@@ -3,10 +3,10 @@ Sections appear only for the kinds of results given; each says where its numbers
 import datetime
 import os
 
-from . import context, fig_collectives, fig_decisions, fig_forest, fig_gang, fig_pipeline, fig_staging, fig_steps
-from .htmlkit import GENERATOR, badge, ci_pct, esc, note, num, section, table
+from . import (context, fig_collectives, fig_decisions, fig_forest, fig_gang, fig_pipeline, fig_staging, fig_steps,
+               overview, roles, verdicts)
+from .htmlkit import GENERATOR, badge, esc, note, num, section, table
 from .load import InputProblem
-from .plotting import time_unit
 
 # What a value of an unexpected type raises while a section is drawn (load.py checks the types of the
 # fields it knows are read; this names the file of anything it missed, in one line).
@@ -37,6 +37,9 @@ img.fig{max-width:100%;height:auto;display:block;margin:8px 0}
 .badge{display:inline-block;padding:0 6px;border-radius:8px;font-size:.85em;color:#fff;background:#888}
 .badge.ok,.badge.faster{background:#1b9e77}.badge.bad,.badge.slower{background:#d95f02}
 .badge.warn,.badge.inconclusive{background:#888}.badge.equivalent{background:#1f78b4}.badge.baseline{background:#333}
+.badge.control,.badge.unrealised{color:#222;background:repeating-linear-gradient(45deg,#ddd 0 4px,#bbb 4px 8px)}
+.note.warn{color:#8a3b00}ul.warnings{font-size:.86em;color:#8a3b00;margin:4px 0 12px}
+table.summary td{vertical-align:middle}
 nav ul{columns:2;font-size:.9em}code{background:#f2f2f2;padding:0 3px}
 details{margin:6px 0}summary{cursor:pointer;color:#345}
 """
@@ -52,49 +55,34 @@ window.addEventListener("load", function () {
 </script>"""
 
 
-def verdict_table(cls):
-    arms = cls.get("arms", [])
-    unit, div = time_unit([a.get("median") for a in arms])
-
-    def t(v):
-        return "-" if v is None else f"{v / div:.4g}"
-
-    rows = []
-    for a in arms:
-        ci = a.get("median_ci") or [None, None]
-        rows.append([a.get("arm"), a.get("n_rounds"), t(a.get("median")), f"[{t(ci[0])}, {t(ci[1])}]", t(a.get("p99")),
-                     "-" if a.get("ratio_pct") is None else f"{a['ratio_pct']:+.2f}%", ci_pct(a.get("ratio_ci_pct")),
-                     num(a.get("confidence"), 4), num(a.get("p_value"), 3), badge(a.get("verdict", "?"), a.get("verdict", "")),
-                     a.get("stop_reason") or "-", a.get("flagged_trials", 0)])
-    return table(["arm", "rounds", f"median ({unit})", f"median CI ({unit})", f"p99 ({unit})", "ratio", "ratio CI",
-                  "CI level", "p", "verdict", "stop", "flagged trials"], rows)
-
-
-def class_block(run, cls, cfg_by_name):
+def class_block(run, cls: dict, cfg_by_name: dict) -> str:
     name = cls.get("name")
     cfg = cfg_by_name.get(name, {})
     arms_cfg = cfg.get("arms", {})
     arm_order = [arms_cfg.get("baseline")] + list(arms_cfg.get("compare", [])) if arms_cfg else []
     workload = (cfg.get("workload") or {}).get("type", "?")
-    head = note(f"workload {workload}, baseline {cls.get('baseline')}, statistic {cls.get('statistic')} per trial, "
-                f"margin ±{num(cls.get('margin_pct'))}%, {cls.get('rounds_done')} complete rounds, "
-                f"Holm-adjusted p {num(cls.get('holm_adjusted_p'), 3)}, stopped: {num(cls.get('stop'))}")
-    parts = [head, verdict_table(cls)]
-    img = fig_steps.distribution_figure(run.trials, name, arm_order, cls.get("statistic"))
+    arm_roles = {arm: r for (c, arm), r in roles.of_run(run).items() if c == name}
+    role_names = {arm: r.name for arm, r in arm_roles.items()}
+    parts = []
+    if cls.get("arms"):
+        parts += [verdicts.class_heading_note(cls, workload), verdicts.noise_floor_note(cls),
+                  verdicts.class_warnings(cls), verdicts.verdict_table(cls, arm_roles)]
+    else:
+        why = " (no summary.json)" if run.summary is None else ""
+        parts.append(note(f"workload {workload}, baseline {cls.get('baseline')}: no verdicts{why}"))
+    img = fig_steps.distribution_figure(run.trials, name, arm_order, cls.get("statistic"), role_names)
     if img:
         parts.append(img)
     if workload == "pipeline":
-        rows = fig_pipeline.split_from_trials(run.trials, name, arm_order)
+        rows = fig_pipeline.split_from_trials(run.trials, name, arm_order, role_names)
         img = fig_pipeline.pipeline_figure(rows, name)
         if img:
             parts.append(img)
-            if any("copy + compute" in p for _, p, _ in rows):
-                parts.append(note("The trials' summaries give the median data wait; the rest of the median step is "
-                                  "shown as copy + compute."))
+            parts.append(note(fig_pipeline.split_note(rows)))
     return f'<h3 id="{esc(run.name)}-{esc(name)}">Class {esc(name)}</h3>' + "".join(parts)
 
 
-def run_section(run, idx):
+def run_section(run, idx: int) -> str:
     cfg_by_name = {c.get("name"): c for c in run.config_classes()}
     parts = ["<h3>Context</h3>", context.run_context_section(run)]
     if run.summary is None:
@@ -104,8 +92,9 @@ def run_section(run, idx):
         if img:
             parts += ["<h3>Ratios against the baseline, all classes</h3>", img,
                       note("Verdicts (docs/statistics.md): faster or slower when the CI lies beyond the margin, "
-                           "equivalent when it lies inside it, inconclusive otherwise; the CIs are Bonferroni-adjusted "
-                           "over classes and looks.")]
+                           "equivalent when it lies inside it, inconclusive otherwise; each CI is at its look's "
+                           "confidence (the sequential plan over looks and classes). Grey, hatched: an A/A control "
+                           "or an unrealised arm, not a comparison.")]
     classes = run.classes() or [{"name": c.get("name"), "arms": [], "baseline": (c.get("arms") or {}).get("baseline")}
                                 for c in run.config_classes()]
     for cls in classes:
@@ -113,7 +102,7 @@ def run_section(run, idx):
     return section(f"run-{idx}", f"Run {run.name}", "".join(parts))
 
 
-def build_page(inputs, title=None):
+def build_page(inputs, title: str | None = None) -> str:
     title = title or ("placebench report: " + ", ".join(r.name for r in inputs.runs) if inputs.runs else "placebench report")
     body, toc = [], []
 
@@ -121,6 +110,9 @@ def build_page(inputs, title=None):
         toc.append(f'<li><a href="#{esc(anchor)}">{esc(heading)}</a></li>')
         body.append(section(anchor, heading, html))
 
+    if inputs.runs:
+        sources = [os.path.join(r.path, "summary.json") if r.summary is not None else r.path for r in inputs.runs]
+        add("summary", "Summary", drawn_from(sources + [d.path for d in inputs.decide], overview.summary_section, inputs))
     for i, run in enumerate(inputs.runs):
         toc.append(f'<li><a href="#run-{i}">Run {esc(run.name)}</a></li>')
         body.append(drawn_from([run.path], run_section, run, i))
@@ -136,7 +128,7 @@ def build_page(inputs, title=None):
     return page_html(inputs, title, toc, body)
 
 
-def add_doc_sections(kind, docs, add):
+def add_doc_sections(kind: str, docs: list, add) -> None:
     """The section of result files of one kind (pipeline, staging, collective, gang or decide)."""
     if kind == "pipeline":
         rows = fig_pipeline.split_from_docs(docs)
@@ -148,7 +140,8 @@ def add_doc_sections(kind, docs, add):
                         f"({(d.data.get('summary') or {}).get('input_bound_class', '?')})",
                         ((d.data.get("summary") or {}).get("stage_rates") or {}).get("bottleneck", "-")]
                        for d in docs])
-        add("pipeline", "Pipeline runs", (img or note("no steps in these files")) + files)
+        add("pipeline", "Pipeline runs", (img + note(fig_pipeline.split_note(rows)) if img else note("no steps in these files"))
+            + files)
     elif kind == "staging":
         img = fig_staging.staging_figure(docs)
         srcs = note("From " + ", ".join(f"{d.name} ({d.data.get('backend')}: {d.data.get('backend_reason', '')})"

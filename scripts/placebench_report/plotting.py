@@ -37,13 +37,29 @@ VERDICT_COLOURS = {
     "equivalent": "#1f78b4",
     "inconclusive": "#888888",
     "baseline": "#333333",
+    "control": "#9a9a9a",
+    "unrealised": "#9a9a9a",
 }
 
+# Arms that measured no placement of their own (summary.json v2 `role`): "control" ran on the baseline's
+# node (a degenerate placement, an A/A control), "unrealised" could not be placed. Every figure draws them
+# grey and hatched with the role in the label, so they are never read as a comparison.
+NOT_COMPARED = ("control", "unrealised")
+NOT_COMPARED_COLOUR = "#9a9a9a"
+NOT_COMPARED_HATCH = "///"
 
-def arm_colour(arm):
+
+def arm_colour(arm, role: str | None = None) -> str:
+    if role in NOT_COMPARED:
+        return NOT_COMPARED_COLOUR
     if arm in ARM_COLOURS:
         return ARM_COLOURS[arm]
     return _EXTRA[sum(map(ord, str(arm))) % len(_EXTRA)]
+
+
+def arm_label(arm, role: str | None = None) -> str:
+    """The arm's name, with "(control)" or "(unrealised)" for an arm that is no comparison."""
+    return f"{arm} ({role})" if role in NOT_COMPARED else str(arm)
 
 
 def time_unit(values_ns):

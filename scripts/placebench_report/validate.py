@@ -55,6 +55,7 @@ ANY = Spec()
 NUMBER = Scalar("a number", _is_number)
 INT = Scalar("a whole number", lambda v: isinstance(v, int) and not isinstance(v, bool))
 STR = Scalar("a string", lambda v: isinstance(v, str))
+BOOL = Scalar("true or false", lambda v: isinstance(v, bool))
 # A value used as a dictionary key or a label: anything but a list or a map.
 KEY = Scalar("a string or a number", lambda v: not isinstance(v, (list, dict)))
 
@@ -115,7 +116,7 @@ CONFIG_ARM = Opt(Map({"arm": Opt(KEY)}))     # staging/pipeline/collective files
 
 RUN = Map({
     "config": Map({
-        "rounds": Map({}),
+        "rounds": Map({"looks": Opt(INT)}),
         "classes": List(Map({"name": Opt(KEY), "arms": Opt(Map({"baseline": Opt(KEY), "compare": List(Opt(KEY))})),
                              "workload": Opt(Map({}))})),
     }),
@@ -128,13 +129,26 @@ RUN = Map({
     })),
 })
 
+# summary.json, schema_version 2 (docs/results-schema.md).
 SUMMARY = Map({
+    "complete": Opt(BOOL),
     "classes": List(Map({
-        "name": Opt(KEY),
-        "margin_pct": Opt(NUMBER),
+        "name": Opt(KEY), "baseline": Opt(KEY), "statistic": Opt(KEY), "statistic_unit": Opt(KEY),
+        "margin_pct": Opt(NUMBER), "rounds_done": Opt(INT), "looks": List(INT),
+        "look_confidence": Opt(NUMBER), "boundary_z": Opt(NUMBER), "comparisons": Opt(INT),
+        "family_confidence": Opt(NUMBER), "stop_reason": Opt(KEY), "stop_words": Opt(STR),
+        "holm_adjusted_p": Opt(NUMBER), "noise_floor_pct": Opt(NUMBER), "warnings": List(STR),
         "arms": List(Map({
-            "median": Opt(NUMBER), "p99": Opt(NUMBER), "median_ci": Opt(PAIR), "ratio_pct": Opt(NUMBER),
-            "ratio_ci_pct": Opt(PAIR), "verdict": Opt(KEY),
+            "arm": Opt(KEY), "role": Opt(KEY), "realised": Opt(BOOL), "unrealised_reason": Opt(STR), "n_rounds": Opt(INT),
+            "flagged_trials": Opt(INT),
+            "statistic_value": Opt(NUMBER), "statistic_ci": Opt(PAIR), "statistic_ci_confidence": Opt(NUMBER),
+            "statistic_ci_method": Opt(STR),
+            "median": Opt(NUMBER), "p90": Opt(NUMBER), "p99": Opt(NUMBER), "mean": Opt(NUMBER),
+            "within_run_median_ci": Opt(PAIR),
+            "ratio_pct": Opt(NUMBER), "ratio_ci_pct": Opt(PAIR), "confidence": Opt(NUMBER),
+            "holm_adjusted_p": Opt(NUMBER), "verdict": Opt(KEY), "stop_reason": Opt(KEY),
+            "detectable_pct": Opt(NUMBER), "lag1": Opt(NUMBER), "dependence_flagged": Opt(BOOL),
+            "ci_inflation": Opt(NUMBER),
         })),
     })),
 })
@@ -155,7 +169,7 @@ KINDS = {
     }),
     "pipeline": Map({
         "config": CONFIG_ARM,
-        "steps": List(Map({"wait_ns": NUMBER, "h2d_ns": NUMBER, "compute_ns": NUMBER})),
+        "steps": List(Map({"wait_ns": NUMBER, "h2d_ns": NUMBER, "compute_ns": NUMBER, "step_ns": NUMBER})),
         "summary": Opt(Map({"stage_rates": Opt(Map({}))})),
     }),
     "collective": Map({

@@ -223,7 +223,8 @@ TEST(ResultsDamageCli, AnArmWithoutTrialsHasNoMedianRatherThanZero) {
   const json& arms = out["classes"][0]["arms"];
   EXPECT_EQ(arms[1]["arm"], "unpinned");
   EXPECT_TRUE(arms[1]["median"].is_null()) << arms.dump();
-  EXPECT_TRUE(arms[1]["median_ci"].is_null()) << arms.dump();
+  EXPECT_TRUE(arms[1]["within_run_median_ci"].is_null()) << arms.dump();
+  EXPECT_TRUE(arms[1]["statistic_value"].is_null()) << arms.dump();
   EXPECT_TRUE(arms[0]["median"].is_number()) << arms.dump();
   EXPECT_EQ(json::parse(slurp(dir + "/summary.json"))["complete"], false);
 }

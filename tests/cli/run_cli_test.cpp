@@ -86,7 +86,8 @@ TEST(RunCli, WritesRunTrialsAndSummary) {
   ASSERT_EQ(c["classes"].size(), 1u);
   const auto& arms = c["classes"][0]["arms"];
   EXPECT_EQ(arms[1]["arm"], "unpinned");
-  for (const char* k : {"arm", "n_rounds", "median", "median_ci", "ratio_pct", "ratio_ci_pct", "verdict"})
+  for (const char* k : {"arm", "role", "n_rounds", "statistic_value", "statistic_ci", "median", "within_run_median_ci",
+                        "ratio_pct", "ratio_ci_pct", "repeated_p", "holm_adjusted_p", "verdict", "detectable_pct"})
     EXPECT_TRUE(arms[1].contains(k)) << k;
   EXPECT_EQ(c["complete"], true);
 }

@@ -1,7 +1,8 @@
-"""scripts/report.py on the committed result fixtures (tests/fixtures/results): one self-contained HTML
-file with every section, schema versions it does not know refused (every field damaged in turn:
-test_report_damage.py), -o never replacing a recorded file, and the page rendered by headless
-Chromium with every image decoded and no console message. Run: .venv/bin/python tests/report/test_report.py"""
+"""scripts/report.py on the committed result fixtures (tests/fixtures/results; run directories at results
+schema 2, results_v2.py): one self-contained HTML file with every section, schema versions it does not
+know refused (every field damaged in turn: test_report_damage.py; what schema 2 shows: test_report_v2.py),
+-o never replacing a recorded file, and the page rendered by headless Chromium with every image decoded
+and no console message. Run: .venv/bin/python tests/report/test_report.py"""
 import base64
 import json
 import os
@@ -12,12 +13,17 @@ import sys
 import tempfile
 import unittest
 
-ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from results_v2 import FIX, ROOT, RUNS, v2_copy  # noqa: E402
+
 REPORT = os.path.join(ROOT, "scripts", "report.py")
-FIX = os.path.join(ROOT, "tests", "fixtures", "results")
-ALL_INPUTS = [os.path.join(FIX, n) for n in (
-    "tiny-run", "mixed-run", "staging-host.json", "pipeline-local.json", "pipeline-unpinned.json",
-    "collective-mpi.json", "gang-missing.json", "gang-late.json", "decide-basic.json")]
+DOCS = ("staging-host.json", "pipeline-local.json", "pipeline-unpinned.json", "collective-mpi.json",
+        "gang-missing.json", "gang-late.json", "decide-basic.json")
+
+
+def all_inputs(tmp):
+    """Every fixture: the run directories copied into tmp at schema 2, the result files as committed."""
+    return [v2_copy(n, tmp) for n in RUNS] + [os.path.join(FIX, n) for n in DOCS]
 
 
 def report(inputs, out, *extra):
@@ -42,7 +48,7 @@ class FullReport(unittest.TestCase):
     def setUpClass(cls):
         cls.tmp = tempfile.mkdtemp(prefix="pb-report-")
         cls.out = os.path.join(cls.tmp, "report.html")
-        cls.result = report(ALL_INPUTS, cls.out)
+        cls.result = report(all_inputs(cls.tmp), cls.out)
         cls.html = read(cls.out) if os.path.exists(cls.out) else ""
 
     @classmethod
@@ -51,7 +57,7 @@ class FullReport(unittest.TestCase):
 
     def test_writes_one_file_with_every_section(self):
         self.assertEqual(self.result.returncode, 0, self.result.stderr)
-        for anchor in ("run-0", "run-1", "forest-all", "pipeline", "staging", "collectives", "gang", "decisions"):
+        for anchor in ("summary", "run-0", "run-1", "forest-all", "pipeline", "staging", "collectives", "gang", "decisions"):
             self.assertIn(f'id="{anchor}"', self.html, anchor)
         for text in ("Placement verification", "Class tiny", "Class staging-64k", "Class pipeline-small",
                      "Stranded GPU-seconds", "recommendation", "seed, order", "Schedule: arm order per round"):
@@ -105,9 +111,7 @@ class BadInput(unittest.TestCase):
         shutil.rmtree(self.tmp, ignore_errors=True)
 
     def copy_run(self, name="tiny-run"):
-        dst = os.path.join(self.tmp, name)
-        shutil.copytree(os.path.join(FIX, name), dst)
-        return dst
+        return v2_copy(name, self.tmp)
 
     def rewrite(self, path, **fields):
         with open(path, encoding="utf-8") as f:
@@ -127,13 +131,13 @@ class BadInput(unittest.TestCase):
         run = self.copy_run()
         self.rewrite(os.path.join(run, "run.json"), schema_version=99)
         r = report([run], os.path.join(self.tmp, "r.html"))
-        self.assert_refused(r, "run.json: schema_version 99 is not one this report reads (1)")
+        self.assert_refused(r, "run.json: schema_version 99 is not one this report reads (2)")
         self.assertFalse(os.path.exists(os.path.join(self.tmp, "r.html")))
 
     def test_unknown_schema_version_of_a_summary_or_json_file_is_refused(self):
         run = self.copy_run()
-        self.rewrite(os.path.join(run, "summary.json"), schema_version=2)
-        self.assert_refused(report([run], os.path.join(self.tmp, "r.html")), "summary.json: schema_version 2")
+        self.rewrite(os.path.join(run, "summary.json"), schema_version=3)
+        self.assert_refused(report([run], os.path.join(self.tmp, "r.html")), "summary.json: schema_version 3")
         gang = os.path.join(self.tmp, "gang.json")
         shutil.copy(os.path.join(FIX, "gang-missing.json"), gang)
         self.rewrite(gang, schema_version="2")
@@ -175,7 +179,7 @@ class BadInput(unittest.TestCase):
     def test_a_folder_of_results(self):
         folder = os.path.join(self.tmp, "collected")
         os.makedirs(folder)
-        shutil.copytree(os.path.join(FIX, "tiny-run"), os.path.join(folder, "tiny-run"))
+        v2_copy("tiny-run", folder)
         shutil.copy(os.path.join(FIX, "gang-missing.json"), folder)
         with open(os.path.join(folder, "notes.json"), "w") as f:
             json.dump({"note": "not a result"}, f)
@@ -194,8 +198,7 @@ class OutputNeverReplacesRecords(unittest.TestCase):
 
     def setUp(self):
         self.tmp = tempfile.mkdtemp(prefix="pb-report-out-")
-        self.run = os.path.join(self.tmp, "tiny-run")
-        shutil.copytree(os.path.join(FIX, "tiny-run"), self.run)
+        self.run = v2_copy("tiny-run", self.tmp)
 
     def tearDown(self):
         shutil.rmtree(self.tmp, ignore_errors=True)
@@ -250,15 +253,14 @@ class Wrapper(unittest.TestCase):
     def test_placebench_report(self):
         out = os.path.join(self.tmp, "r.html")
         env = dict(os.environ, PLACEBENCH_HOME=ROOT, PLACEBENCH_PYTHON=sys.executable)
-        r = subprocess.run([self.binary, "report", os.path.join(FIX, "tiny-run"), "-o", out], capture_output=True,
+        r = subprocess.run([self.binary, "report", v2_copy("tiny-run", self.tmp), "-o", out], capture_output=True,
                            text=True, timeout=240, env=env)
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertIn("wrote", r.stdout)
         self.assertTrue(os.path.getsize(out) > 10_000)
 
     def test_never_writes_over_the_runs_own_files(self):
-        run = os.path.join(self.tmp, "tiny-run")
-        shutil.copytree(os.path.join(FIX, "tiny-run"), run)
+        run = v2_copy("tiny-run", self.tmp)
         before = read(os.path.join(run, "run.json"))
         env = dict(os.environ, PLACEBENCH_HOME=ROOT, PLACEBENCH_PYTHON=sys.executable)
         r = subprocess.run([self.binary, "report", run, "-o", os.path.join(run, "run.json")], capture_output=True,

@@ -9,7 +9,8 @@ import tempfile
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from test_report import ALL_INPUTS, FIX, REPORT, ROOT, read, report  # noqa: E402,F401
+from results_v2 import v2_copy  # noqa: E402
+from test_report import DOCS, FIX, REPORT, ROOT, read, report  # noqa: E402,F401
 
 
 def field_paths(obj, path=()):
@@ -137,8 +138,7 @@ class EveryFieldDamaged(unittest.TestCase):
     runs the same code: each such field is damaged once. The real script runs the cases that used to end
     in tracebacks."""
 
-    DOCS = ("staging-host.json", "pipeline-local.json", "pipeline-unpinned.json", "collective-mpi.json",
-            "gang-missing.json", "gang-late.json", "decide-basic.json")
+    DOCS = DOCS
     RUNS = ("tiny-run", "mixed-run")
     VALUES = ("x", None, ["x"])
 
@@ -220,11 +220,14 @@ class EveryFieldDamaged(unittest.TestCase):
 
     def test_run_directories(self):
         tested = set()
+        originals = os.path.join(self.tmp, "originals")
+        os.makedirs(originals, exist_ok=True)
         for name in self.RUNS:
+            source = v2_copy(name, originals)  # at results schema 2
             run = os.path.join(self.tmp, name)
-            shutil.copytree(os.path.join(FIX, name), run)
+            shutil.copytree(source, run)
             for file in ("run.json", "summary.json", "trials.jsonl"):
-                with open(os.path.join(FIX, name, file), encoding="utf-8") as f:
+                with open(os.path.join(source, file), encoding="utf-8") as f:
                     text = f.read()
                 if file != "trials.jsonl":
                     parts = [(None, text)]
@@ -256,7 +259,7 @@ class EveryFieldDamaged(unittest.TestCase):
     def test_cases_that_printed_tracebacks(self):
         """The real script, as the audit ran it."""
         run = os.path.join(self.tmp, "tiny-dir")
-        shutil.copytree(os.path.join(FIX, "tiny-run"), run)
+        shutil.move(v2_copy("tiny-run", tempfile.mkdtemp(dir=self.tmp)), run)
         os.remove(os.path.join(run, "trials.jsonl"))
         os.mkdir(os.path.join(run, "trials.jsonl"))
         gang = os.path.join(self.tmp, "gang.json")
@@ -265,7 +268,7 @@ class EveryFieldDamaged(unittest.TestCase):
         with open(gang, "w", encoding="utf-8") as f:
             json.dump(dict(g, stranded_gpu_s="x"), f)
         rounds = os.path.join(self.tmp, "tiny-round")
-        shutil.copytree(os.path.join(FIX, "tiny-run"), rounds)
+        shutil.move(v2_copy("tiny-run", tempfile.mkdtemp(dir=self.tmp)), rounds)
         with open(os.path.join(rounds, "trials.jsonl"), encoding="utf-8") as f:
             lines = f.read().splitlines()
         lines[1] = json.dumps(dict(json.loads(lines[1]), round="x"))

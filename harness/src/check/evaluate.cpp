@@ -89,6 +89,18 @@ std::optional<double> metric_value(const MetricReference& r, const json& arm, co
   return median_of(values);
 }
 
+// An arm that was not realised (an A/A control or a placement not verified) is no evidence about its
+// placement: a check of it fails with the reason, never passes. True when it did (c filled in).
+bool refuse_unrealised(const json& arm, const std::string& class_name, CheckResult& c) {
+  const std::string role = arm.value("role", std::string("compared"));
+  if (role != "control" && role != "unrealised") return false;
+  c.actual = role == "control" ? "A/A control (degenerate)" : "unrealised";
+  c.message = fmt::format("{}/{} was not measured under its own placement ({}): no evidence either way; run on a node "
+                          "where the arm can be realised, or drop this check for such nodes",
+                          class_name, arm.value("arm", std::string("?")), arm.value("unrealised_reason", std::string("?")));
+  return true;
+}
+
 CheckResult evaluate_reference(const MetricReference& r, const RunEvidence& run) {
   CheckResult c{r.name, "reference", r.class_name, false, "", "", "", r.where};
   double lo = r.lower ? r.target * (1 + *r.lower) : -INFINITY;
@@ -103,6 +115,7 @@ CheckResult evaluate_reference(const MetricReference& r, const RunEvidence& run)
     c.message = f.problem;
     return c;
   }
+  if (refuse_unrealised(*f.arm, r.class_name, c)) return c;
   std::string why;
   auto native = metric_value(r, *f.arm, run, why);
   if (!native) {
@@ -143,6 +156,7 @@ CheckResult evaluate_expectation(const Expectation& x, const RunEvidence& run) {
     return c;
   }
   const json& arm = *f.arm;
+  if (refuse_unrealised(arm, x.class_name, c)) return c;
   std::string verdict = arm.value("verdict", std::string("?"));
   if (!x.max_slower_pct) {
     c.actual = "verdict " + verdict;
@@ -203,7 +217,7 @@ RunEvidence load_run_evidence(const std::string& dir) {
   RunEvidence ev{dir, json(), std::move(loaded.trials), std::move(loaded.warnings)};
   RunDirectory rd = RunDirectory::open(dir);
   if (rd.has_summary()) {
-    ev.summary = rd.read_summary();
+    ev.summary = summary_to_json(rd.read_summary());  // the one reader: schema version and fields checked
     // The runner writes summary.json after the trials it counts: more than trials.jsonl holds means lost lines.
     if (ev.summary["trials"].get<std::size_t>() > ev.trials.size())
       throw InputError(fmt::format("{}/summary.json records {} trials and trials.jsonl holds {}: trials were lost; "
@@ -211,7 +225,7 @@ RunEvidence load_run_evidence(const std::string& dir) {
                                    dir, ev.summary["trials"].get<std::size_t>(), ev.trials.size()));
   } else {
     // An interrupted run that never wrote its summary: the same statistics, recomputed.
-    ev.summary = analysis_to_json(analyze_run(loaded.config, ev.trials), false, ev.trials.size());
+    ev.summary = summary_to_json(RunSummary{analyze_run(loaded.config, ev.trials), false, ev.trials.size()});
   }
   return ev;
 }

@@ -23,7 +23,7 @@ struct CompareOptions {
 
 // The summary.json on disk, checked; nullopt when there is none, or when it is damaged and about to be
 // rebuilt (--write-summary).
-std::optional<nlohmann::json> recorded_summary(const RunDirectory& rd, bool rebuilding) {
+std::optional<RunSummary> recorded_summary(const RunDirectory& rd, bool rebuilding) {
   if (!rd.has_summary()) return std::nullopt;
   try {
     return rd.read_summary();
@@ -43,13 +43,13 @@ int run_compare(const CompareOptions& o) {
     throw InputError(fmt::format("{}/trials.jsonl: no trials yet (the run stopped before its first trial finished), "
                                  "so there is nothing to compare; resume it with `placebench run --resume {}`",
                                  o.dir, o.dir));
-  std::optional<nlohmann::json> recorded = recorded_summary(rd, o.write_summary);
+  std::optional<RunSummary> recorded = recorded_summary(rd, o.write_summary);
   const ExperimentConfig& config = *rd.config();
   auto classes = analyze_run(config, trials);
   // complete: as the runner recorded it; without a readable record, whether the trials finish the plan.
-  bool complete = recorded ? (*recorded)["complete"].get<bool>() : plan_finished(config, classes);
-  nlohmann::json summary = analysis_to_json(classes, complete, trials.size());
-  std::size_t recorded_trials = recorded ? (*recorded)["trials"].get<std::size_t>() : 0;
+  bool complete = recorded ? recorded->complete : plan_finished(classes);
+  RunSummary summary{classes, complete, trials.size()};
+  std::size_t recorded_trials = recorded ? recorded->trials : 0;
   if (recorded_trials > trials.size()) {
     std::string what = fmt::format("{}/summary.json records {} trials and trials.jsonl holds {}", o.dir, recorded_trials,
                                    trials.size());
@@ -60,7 +60,7 @@ int run_compare(const CompareOptions& o) {
   }
   if (!rd.has_summary() || o.write_summary) rd.write_summary(summary);  // rebuilt from trials.jsonl
   if (o.json)
-    std::cout << summary.dump(2) << "\n";
+    std::cout << summary_to_json(summary).dump(2) << "\n";
   else
     std::cout << render_analysis_table(classes, complete);
   return kExitOk;

@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <csignal>
+#include <random>
 #include <cstdlib>
 #include <iostream>
 #include <memory>
@@ -28,8 +29,18 @@ struct RunCliOptions {
   std::string command_line;
 };
 
+// A seed for a run whose config and command line name none: each run its own schedule (recorded in
+// run.json's config copy, so --resume and a rerun with --seed repeat it).
+std::uint64_t fresh_seed() {
+  std::random_device rd;
+  std::uint64_t s = (static_cast<std::uint64_t>(rd()) << 32) ^ rd();
+  return s & ((std::uint64_t{1} << 62) - 1);
+}
+
 void apply_overrides(ExperimentConfig& cfg, const RunCliOptions& o) {
   if (o.seed) cfg.seed = *o.seed;
+  else if (!cfg.seed_given) cfg.seed = fresh_seed();
+  cfg.seed_given = true;
   if (!o.order.empty()) cfg.order = o.order == "random" ? Order::kRandom : o.order == "abba" ? Order::kAbba : Order::kFixed;
   if (!o.rounds.empty()) {
     auto colon = o.rounds.find(':');
@@ -112,7 +123,7 @@ void add_run_command(CLI::App& app, CommandAction& action, const std::string& co
   CLI::App* cmd = app.add_subcommand("run", "Run an experiment: interleaved randomized rounds, crash-safe results, verdicts");
   cmd->add_option("--config", o->config_file, "Experiment YAML (default: the built-in configs/default.yaml)")->type_name("FILE");
   cmd->add_option("--out", o->out, "Run directory (default: <experiment output>/<timestamp>-<host>/)")->type_name("DIR");
-  cmd->add_option("--seed", o->seed, "Override the experiment's seed")
+  cmd->add_option("--seed", o->seed, "The schedule's seed (default: experiment.seed, else a fresh one per run; recorded in run.json)")
       ->type_name("S")
       ->check(CLI::Validator(
           [](std::string& s) -> std::string {

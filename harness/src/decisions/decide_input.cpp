@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -67,35 +68,6 @@ double yaml_duration(const YAML::Node& v, const std::string& where) {
   return parse_duration_s(v.Scalar(), where);
 }
 
-json read_json_file(const std::filesystem::path& path, const std::string& what) {
-  std::ifstream in(path);
-  if (!in || std::filesystem::is_directory(path))
-    throw InputError(fmt::format("{}: cannot read it; give a run directory written by `placebench run` (with {}), "
-                                 "or use the what-if options (--gpus, --exec-local, --exec-remote, --queue)",
-                                 path.string(), what));
-  std::stringstream text;
-  text << in.rdbuf();
-  try {
-    return json::parse(text.str());
-  } catch (const json::parse_error& e) {
-    JsonSyntaxProblem p = json_syntax_problem(text.str(), e);
-    throw InputError(fmt::format("{}:{}: not valid JSON ({}); {}", path.string(), p.line, p.why,
-                                 what == "run.json" ? "restore it, or start a new run"
-                                                    : "rebuild it with `placebench compare " + path.parent_path().string() +
-                                                          " --write-summary`"));
-  }
-}
-
-// obj[key] when it is a string, `fallback` when absent or null; another type is a damaged file.
-std::string text_or(const json& obj, const char* key, const char* fallback, const std::string& where) {
-  auto it = obj.find(key);
-  if (it == obj.end() || it->is_null()) return fallback;
-  if (!it->is_string())
-    throw InputError(fmt::format("{}.{}: expected a string, got {}; the file is damaged: restore it (`placebench "
-                                 "compare DIR --write-summary` rebuilds a summary.json)", where, key, it->dump()));
-  return it->get<std::string>();
-}
-
 // nlohmann's message without its "[json.exception.type_error.302] " prefix.
 std::string json_problem(const json::exception& e) {
   std::string what = e.what();
@@ -107,11 +79,6 @@ const json& require(const json& obj, const std::string& key, const std::string& 
   if (!obj.is_object() || !obj.contains(key))
     throw InputError(fmt::format("{}: missing key '{}'", where, key));
   return obj.at(key);
-}
-
-std::optional<double> optional_ci_bound(const json& ci, int i) {
-  if (!ci.is_array() || ci.size() != 2 || !ci[i].is_number()) return std::nullopt;
-  return ci[i].get<double>();
 }
 
 // A throughput class's ratio (+ = more steps per second) as the execution-time ratio decide weighs:
@@ -226,91 +193,74 @@ ClassInput make_class_input(const std::string& name, const DecisionSpec& spec, c
 
 namespace {
 
+// The decision block of a class in the run's config copy (run.json), or null.
+const json* decision_block(const json& run, const std::string& name, std::string& where) {
+  const json& classes = run.at("config").at("classes");
+  for (std::size_t k = 0; k < classes.size(); ++k)
+    if (classes[k].at("name") == name && classes[k].contains("decision") && !classes[k]["decision"].is_null()) {
+      where = fmt::format("config.classes[{}].decision", k);
+      return &classes[k]["decision"];
+    }
+  return nullptr;
+}
+
+// summary.json and run.json through their one reader each (RunDirectory: schema versions and every
+// field checked), then one decision per class from the `any` arm's ratio against local.
 DecideReport decide_from_files(const std::string& dir, const DecideOverrides& overrides) {
-  namespace fs = std::filesystem;
-  const fs::path summary_path = fs::path(dir) / "summary.json", run_path = fs::path(dir) / "run.json";
-  const json summary = read_json_file(summary_path, "summary.json");
-  const json run = read_json_file(run_path, "run.json");
-  const std::string sw = summary_path.string(), rw = run_path.string();
-  const json& classes = require(summary, "classes", sw);
-  if (!classes.is_array()) throw InputError(fmt::format("{}: classes: expected a list", sw));
-  const json* config_classes = nullptr;
-  if (run.contains("config") && run["config"].is_object() && run["config"].contains("classes")) {
-    config_classes = &run["config"]["classes"];
-    if (!config_classes->is_array()) throw InputError(fmt::format("{}: config.classes: expected a list", rw));
-  }
+  RunDirectory rd = RunDirectory::open(dir);
+  const RunSummary summary = rd.read_summary();
+  const std::string rw = (std::filesystem::path(dir) / "run.json").string();
   DecideReport report;
   report.source = dir;
-  for (std::size_t i = 0; i < classes.size(); ++i) {
-    const std::string cw = fmt::format("{}: classes[{}]", sw, i);
-    const json& c = classes[i];
-    const json& name_node = require(c, "name", cw);
-    if (!name_node.is_string()) throw InputError(fmt::format("{}.name: expected a string", cw));
-    const std::string name = name_node.get<std::string>();
-    // The config's decision block for this class.
-    const json* decision = nullptr;
+  for (const ClassAnalysis& c : summary.classes) {
     std::string dw;
-    if (config_classes)
-      for (std::size_t k = 0; k < config_classes->size(); ++k) {
-        const json& cc = (*config_classes)[k];
-        if (cc.is_object() && text_or(cc, "name", "", fmt::format("{}: config.classes[{}]", rw, k)) == name &&
-            cc.contains("decision") && !cc["decision"].is_null()) {
-          decision = &cc["decision"];
-          dw = fmt::format("{}: config.classes[{}].decision", rw, k);
-        }
-      }
+    const json* decision = decision_block(rd.run(), c.name, dw);
     if (!decision) {
       report.classes.push_back(undecidable_class(
-          name, fmt::format("{} has no decision block for it under config.classes; add decision: {{job_length, "
-                            "gpus_per_job, queue: {{strict, prefer, any}}, objective}} to the class's config",
-                            rw)));
+          c.name, fmt::format("{} has no decision block for it under config.classes; add decision: {{job_length, "
+                              "gpus_per_job, queue: {{strict, prefer, any}}, objective}} to the class's config",
+                              rw)));
       continue;
     }
-    DecisionSpec spec = parse_decision_json(*decision, dw);
+    DecisionSpec spec = parse_decision_json(*decision, rw + ": " + dw);
     const std::string any_arm = overrides.any_arm.value_or(spec.any_arm);
-    std::string baseline = text_or(c, "baseline", "", cw);
-    if (baseline != "local") {
+    if (c.baseline != "local") {
       report.classes.push_back(undecidable_class(
-          name, fmt::format("its ratios are against '{}', and decide needs them against local; rerun with baseline: "
-                            "local", baseline)));
+          c.name, fmt::format("its ratios are against '{}', and decide needs them against local; rerun with baseline: "
+                              "local", c.baseline)));
       continue;
     }
-    const json& arms = require(c, "arms", cw);
-    const json* arm = nullptr;
-    std::size_t arm_index = 0;
-    if (arms.is_array())
-      for (std::size_t k = 0; k < arms.size(); ++k)
-        if (arms[k].is_object() && text_or(arms[k], "arm", "", fmt::format("{}.arms[{}]", cw, k)) == any_arm)
-          arm = &arms[k], arm_index = k;
-    if (!arm) {
+    auto arm = std::find_if(c.arms.begin(), c.arms.end(), [&](const ArmAnalysis& a) { return a.arm == any_arm; });
+    if (arm == c.arms.end()) {
       report.classes.push_back(undecidable_class(
-          name, fmt::format("it has no '{}' arm, whose ratio against local is what `any` placement costs; add the "
-                            "arm to the class or name another with decision.any_arm / --any-arm", any_arm)));
+          c.name, fmt::format("it has no '{}' arm, whose ratio against local is what `any` placement costs; add the "
+                              "arm to the class or name another with decision.any_arm / --any-arm", any_arm)));
       continue;
     }
-    const std::string aw = fmt::format("{}.arms[{}]", cw, arm_index);
+    if (arm->role == "control" || arm->role == "unrealised") {
+      report.classes.push_back(undecidable_class(
+          c.name, fmt::format("the '{}' arm was not realised ({}), so its ratio says nothing about that placement; "
+                              "decide on a run from a node where it can be realised", any_arm, arm->unrealised_reason)));
+      continue;
+    }
+    if (!arm->compared) {
+      report.classes.push_back(undecidable_class(
+          c.name, fmt::format("the '{}' arm has no ratio yet (ratio_pct is null); run more rounds", any_arm)));
+      continue;
+    }
     RemoteRatio r;
     r.arm = any_arm;
-    const json& pct = require(*arm, "ratio_pct", aw);
-    if (pct.is_null()) {
-      report.classes.push_back(undecidable_class(
-          name, fmt::format("the '{}' arm has no ratio yet (ratio_pct is null); run more rounds", any_arm)));
-      continue;
-    }
-    r.pct = json_number(pct, aw + ".ratio_pct");
-    if (arm->contains("ratio_ci_pct") && !(*arm)["ratio_ci_pct"].is_null()) {
-      const json& ci = (*arm)["ratio_ci_pct"];
-      r.lo_pct = optional_ci_bound(ci, 0);
-      r.hi_pct = optional_ci_bound(ci, 1);
-      if (ci.is_array() && ci.size() == 2 && (ci[0].is_null() || ci[1].is_null())) r.lo_pct = r.hi_pct = std::nullopt;
-      else if (!r.lo_pct || !r.hi_pct || !(*r.lo_pct <= r.pct && r.pct <= *r.hi_pct && *r.lo_pct > -100))
-        throw InputError(fmt::format("{}.ratio_ci_pct: expected [lo, hi] with -100 < lo <= ratio_pct <= hi", aw));
-    }
-    if (!(r.pct > -100)) throw InputError(fmt::format("{}.ratio_pct: must be > -100", aw));
-    if (text_or(c, "statistic", "", cw) == "throughput") as_execution_time(r);
-    r.verdict = text_or(*arm, "verdict", "unknown", aw);
-    if (arm->contains("n_rounds") && (*arm)["n_rounds"].is_number_integer()) r.n_rounds = (*arm)["n_rounds"].get<int>();
-    report.classes.push_back(decide_class(make_class_input(name, spec, r, overrides)));
+    r.pct = arm->ratio_pct;
+    r.lo_pct = arm->ratio_lo;
+    r.hi_pct = arm->ratio_hi;
+    if (!(r.pct > -100 && *r.lo_pct > -100 && *r.lo_pct <= r.pct && r.pct <= *r.hi_pct))
+      throw InputError(fmt::format("{}/summary.json: class {}: arm {}: ratio_ci_pct: expected [lo, hi] with -100 < lo <= "
+                                   "ratio_pct <= hi; rebuild it with `placebench compare {} --write-summary`",
+                                   dir, c.name, any_arm, dir));
+    if (c.statistic == "throughput") as_execution_time(r);
+    r.verdict = arm->verdict;
+    r.n_rounds = arm->n_rounds;
+    report.classes.push_back(decide_class(make_class_input(c.name, spec, r, overrides)));
   }
   return report;
 }

@@ -2,7 +2,13 @@
 // class's trials are given (its placement request, a pipeline class's PipelineConfig and its checks).
 #include "placebench/harness/runner/config.h"
 
+#include "placebench/harness/stats/group_sequential.h"
+
 namespace placebench::harness {
+
+std::vector<int> planned_looks(const ExperimentConfig& config) {
+  return stats::planned_look_rounds(config.min_rounds, config.max_rounds, config.looks);
+}
 
 std::string order_name(Order o) { return o == Order::kRandom ? "random" : o == Order::kAbba ? "abba" : "fixed"; }
 
@@ -136,9 +142,9 @@ nlohmann::json config_to_json(const ExperimentConfig& e) {
                        {"decision", k.decision}});
   }
   return {{"source", e.source}, {"name", e.name}, {"seed", e.seed},
-          {"rounds", {{"min", e.min_rounds}, {"max", e.max_rounds}}}, {"order", order_name(e.order)},
+          {"rounds", {{"min", e.min_rounds}, {"max", e.max_rounds}, {"looks", e.looks}}}, {"order", order_name(e.order)},
           {"warmup_steps", e.warmup_steps}, {"steps", e.steps}, {"confidence", e.confidence},
-          {"target_half_width_pct", e.target_half_width_pct}, {"output", e.output_dir},
+          {"output", e.output_dir},
           {"contention", e.contention}, {"classes", classes}};
 }
 
@@ -149,12 +155,13 @@ ExperimentConfig config_from_json(const nlohmann::json& j) {
   e.seed = j.at("seed");
   e.min_rounds = j.at("rounds").at("min");
   e.max_rounds = j.at("rounds").at("max");
+  e.looks = j.at("rounds").at("looks");
+  e.seed_given = true;  // a run's seed is fixed once it is recorded
   std::string o = j.at("order");
   e.order = o == "random" ? Order::kRandom : o == "abba" ? Order::kAbba : Order::kFixed;
   e.warmup_steps = j.at("warmup_steps");
   e.steps = j.at("steps");
   e.confidence = j.at("confidence");
-  e.target_half_width_pct = j.at("target_half_width_pct");
   e.output_dir = j.at("output");
   e.contention = j.value("contention", nlohmann::json());
   for (const auto& c : j.at("classes")) {

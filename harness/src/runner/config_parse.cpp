@@ -198,17 +198,25 @@ ClassConfig parse_class(const YamlContext& c, const YAML::Node& n, const std::st
 }
 
 void parse_rounds(const YamlContext& c, const YAML::Node& n, ExperimentConfig& e) {
-  c.check_keys(n, "experiment.rounds", {"min", "max"});
+  c.check_keys(n, "experiment.rounds", {"min", "max", "looks"});
   if (n["min"]) e.min_rounds = static_cast<int>(c.integer(n["min"], "experiment.rounds.min", config_limits::kMinRounds, config_limits::kMaxRounds));
   if (n["max"]) e.max_rounds = static_cast<int>(c.integer(n["max"], "experiment.rounds.max", config_limits::kMinRounds, config_limits::kMaxRounds));
   if (e.max_rounds < e.min_rounds) c.fail(n, "experiment.rounds", "max is below min");
+  if (n["looks"]) e.looks = static_cast<int>(c.integer(n["looks"], "experiment.rounds.looks", 1, config_limits::kMaxLooks));
 }
 
 void parse_experiment(const YamlContext& c, const YAML::Node& n, ExperimentConfig& e) {
   c.check_keys(n, "experiment", {"name", "seed", "rounds", "order", "warmup_steps", "steps", "confidence",
                                  "target_half_width_pct", "output", "contention"});
+  if (n["target_half_width_pct"])
+    c.fail(n["target_half_width_pct"], "experiment.target_half_width_pct",
+           "no longer used: a class stops when every arm is decided at a planned look, or at rounds.max "
+           "(docs/statistics.md); remove the key (rounds.looks sets the looks)");
   if (n["name"]) e.name = c.text(n["name"], "experiment.name");
-  if (n["seed"]) e.seed = static_cast<std::uint64_t>(c.integer(n["seed"], "experiment.seed", 0, config_limits::kMaxSeed));
+  if (n["seed"]) {
+    e.seed = static_cast<std::uint64_t>(c.integer(n["seed"], "experiment.seed", 0, config_limits::kMaxSeed));
+    e.seed_given = true;
+  }
   if (n["rounds"]) parse_rounds(c, n["rounds"], e);
   if (n["order"]) {
     std::string o = c.one_of(n["order"], "experiment.order", {"random", "abba", "fixed"});
@@ -217,8 +225,6 @@ void parse_experiment(const YamlContext& c, const YAML::Node& n, ExperimentConfi
   if (n["warmup_steps"]) e.warmup_steps = static_cast<int>(c.integer(n["warmup_steps"], "experiment.warmup_steps", 0, config_limits::kMaxWarmupSteps));
   if (n["steps"]) e.steps = static_cast<int>(c.integer(n["steps"], "experiment.steps", config_limits::kMinSteps, config_limits::kMaxSteps));
   if (n["confidence"]) e.confidence = c.number(n["confidence"], "experiment.confidence", 0.5, 0.9999);
-  if (n["target_half_width_pct"])
-    e.target_half_width_pct = c.number(n["target_half_width_pct"], "experiment.target_half_width_pct", 0.01, 1000);
   if (n["output"]) e.output_dir = c.text(n["output"], "experiment.output");
   if (n["contention"] && !n["contention"].IsNull()) {
     const YAML::Node& spec = n["contention"];

@@ -183,11 +183,11 @@ ExperimentConfig check_config_copy(const json& run, const std::string& run_path)
   const json& rounds = c.object(cfg, w, "rounds");
   std::int64_t min_rounds = c.integer(rounds, "config.rounds", "min", config_limits::kMinRounds, config_limits::kMaxRounds);
   c.integer(rounds, "config.rounds", "max", min_rounds, config_limits::kMaxRounds);
+  c.integer(rounds, "config.rounds", "looks", 1, config_limits::kMaxLooks);
   c.one_of(cfg, w, "order", {"random", "abba", "fixed"});
   c.integer(cfg, w, "warmup_steps", 0, config_limits::kMaxWarmupSteps);
   c.integer(cfg, w, "steps", config_limits::kMinSteps, config_limits::kMaxSteps);
   c.number(cfg, w, "confidence", 0.5, 0.9999);
-  c.number(cfg, w, "target_half_width_pct", 0.01, 1000);
   c.text(cfg, w, "output");
   c.optional(cfg, "contention", [&] { c.text(cfg, w, "contention"); });
   const json& classes = c.list(cfg, w, "classes");
@@ -258,38 +258,79 @@ void check_summary(const Checker& c, const json& s) {
   c.boolean(s, "", "complete");
   c.integer(s, "", "trials", 0, kNoLimit);
   const json& classes = c.list(s, "", "classes");
+  auto present = [&](const json& o, const std::string& w, const char* key) { c.at(o, w, key); };
   auto nullable_number = [&](const json& o, const std::string& w, const char* key) {
+    present(o, w, key);
     c.optional(o, key, [&] { c.number(o, w, key, -INFINITY, INFINITY); });
   };
+  auto nullable_text = [&](const json& o, const std::string& w, const char* key) {
+    present(o, w, key);
+    c.optional(o, key, [&] { c.text(o, w, key); });
+  };
   auto nullable_pair = [&](const json& o, const std::string& w, const char* key) {
+    present(o, w, key);
     c.optional(o, key, [&] {
       const json& v = o.at(key);
-      bool ok = v.is_array() && v.size() == 2 && (v[0].is_null() || v[0].is_number()) && (v[1].is_null() || v[1].is_number());
-      c.expect(ok, Checker::join(w, key), "[low, high] or null", v);
+      bool ok = v.is_array() && v.size() == 2 && v[0].is_number() && v[1].is_number() &&
+                v[0].get<double>() <= v[1].get<double>();
+      c.expect(ok, Checker::join(w, key), "[low, high] with low <= high, or null", v);
     });
   };
+  auto strings = [&](const json& o, const std::string& w, const char* key) {
+    const json& v = c.list(o, w, key);
+    for (std::size_t i = 0; i < v.size(); ++i) c.expect(v[i].is_string(), Checker::item(Checker::join(w, key), i), "a string", v[i]);
+  };
+  const std::vector<std::string> stops = {"before_first_look", "continue", "decided", "max_rounds"};
   for (std::size_t i = 0; i < classes.size(); ++i) {
     const std::string cw = Checker::item("classes", i);
     const json& cls = classes[i];
     c.expect(cls.is_object(), cw, "a map", cls);
     c.text(cls, cw, "name");
-    c.text(cls, cw, "baseline");
+    c.one_of(cls, cw, "baseline", arm_strings());
     c.one_of(cls, cw, "statistic", {"median", "p99", "throughput"});
+    c.one_of(cls, cw, "statistic_unit", {"ns", "steps/s"});
     c.number(cls, cw, "margin_pct", 0, INFINITY);
     c.integer(cls, cw, "rounds_done", 0, kNoLimit);
+    const json& looks = c.list(cls, cw, "looks");
+    c.expect(!looks.empty(), cw + ".looks", "at least one look round", looks);
+    for (std::size_t k = 0; k < looks.size(); ++k)
+      c.expect(whole_in(looks[k], k ? looks[k - 1].get<std::int64_t>() + 1 : 1, kNoLimit),
+               Checker::item(cw + ".looks", k), "strictly increasing whole numbers >= 1", looks[k]);
+    c.number(cls, cw, "look_confidence", 0, 1);
+    c.number(cls, cw, "boundary_z", 0, INFINITY);
+    c.integer(cls, cw, "comparisons", 1, kNoLimit);
+    c.number(cls, cw, "family_confidence", 0, 1);
+    c.boolean(cls, cw, "stop");
+    c.one_of(cls, cw, "stop_reason", stops);
+    c.text(cls, cw, "stop_words");
+    nullable_number(cls, cw, "holm_adjusted_p");
+    nullable_number(cls, cw, "noise_floor_pct");
+    strings(cls, cw, "warnings");
     const json& arms = c.list(cls, cw, "arms");
     for (std::size_t j = 0; j < arms.size(); ++j) {
       const std::string aw = Checker::item(cw + ".arms", j);
       const json& a = arms[j];
       c.expect(a.is_object(), aw, "a map", a);
-      c.text(a, aw, "arm");
-      c.text(a, aw, "verdict");
+      c.one_of(a, aw, "arm", arm_strings());
+      c.one_of(a, aw, "role", {"baseline", "compared", "control", "unrealised"});
+      c.boolean(a, aw, "realised");
+      nullable_text(a, aw, "unrealised_reason");
+      c.one_of(a, aw, "verdict", {"baseline", "faster", "slower", "equivalent", "inconclusive", "control", "unrealised"});
+      c.one_of(a, aw, "stop_reason", {"", "before_first_look", "continue", "decided", "max_rounds"});
       c.integer(a, aw, "n_rounds", 0, kNoLimit);
-      c.at(a, aw, "ratio_pct");
-      for (const char* key : {"median", "p90", "p99", "mean", "ratio_pct", "confidence", "p_value"}) nullable_number(a, aw, key);
-      c.at(a, aw, "ratio_ci_pct");
-      for (const char* key : {"median_ci", "ratio_ci_pct"}) nullable_pair(a, aw, key);
-      c.optional(a, "flagged_trials", [&] { c.integer(a, aw, "flagged_trials", 0, kNoLimit); });
+      c.integer(a, aw, "flagged_trials", 0, kNoLimit);
+      for (const char* key : {"statistic_value", "statistic_ci_confidence", "median", "p90", "p99", "mean", "ratio_pct",
+                              "confidence", "p_value", "repeated_p", "holm_adjusted_p", "detectable_pct", "lag1"})
+        nullable_number(a, aw, key);
+      nullable_text(a, aw, "statistic_ci_method");
+      for (const char* key : {"statistic_ci", "within_run_median_ci", "ratio_ci_pct"}) nullable_pair(a, aw, key);
+      c.boolean(a, aw, "dependence_flagged");
+      c.number(a, aw, "ci_inflation", 1, INFINITY);
+      // A verdict is only a compared arm's; a control or unrealised arm carries its role as verdict.
+      const std::string role = a.at("role"), verdict = a.at("verdict");
+      const bool verdict_fits = role == "compared" ? (verdict != "baseline" && verdict != "control" && verdict != "unrealised")
+                                                   : verdict == role;
+      c.expect(verdict_fits, aw + ".verdict", "a verdict that fits role " + role, a.at("verdict"));
     }
   }
 }

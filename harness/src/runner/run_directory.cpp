@@ -177,7 +177,8 @@ std::vector<json> RunDirectory::read_trials(std::vector<std::string>& warnings, 
   return trials;
 }
 
-void RunDirectory::write_summary(const json& summary) const {
+void RunDirectory::write_summary(const RunSummary& summary_data) const {
+  const json summary = summary_to_json(summary_data);
   std::string path = (fs::path(path_) / "summary.json").string();
   if (fs::is_directory(path)) throw InputError(path + ": a directory, not a file; move it away so the summary can be written");
   write_atomically(path, summary.dump(2) + "\n");
@@ -185,7 +186,7 @@ void RunDirectory::write_summary(const json& summary) const {
 
 bool RunDirectory::has_summary() const { return fs::exists(fs::path(path_) / "summary.json"); }
 
-json RunDirectory::read_summary() const {
+RunSummary RunDirectory::read_summary() const {
   std::string path = (fs::path(path_) / "summary.json").string();
   const std::string fix = fmt::format("rebuild it from trials.jsonl with `placebench compare {} --write-summary`", path_);
   std::string text = read_file(path, "missing; " + fix, fix);
@@ -196,8 +197,7 @@ json RunDirectory::read_summary() const {
     JsonSyntaxProblem p = json_syntax_problem(text, e);
     throw InputError(fmt::format("{}:{}: not valid JSON ({}); {}", path, p.line, p.why, fix));
   }
-  detail::check_summary_json(s, path, fix);
-  return s;
+  return summary_from_json(s, path, fix);
 }
 
 }  // namespace placebench::harness

@@ -129,7 +129,7 @@ LoadedRun load_run(const std::string& dir) {
     throw InputError(dir + "/run.json: the config copy is damaged (" + std::string(e.what()) + "); start a new run");
   }
   run.trials = rd.read_trials(run.warnings);
-  if (rd.has_summary()) run.complete = rd.read_summary().value("complete", false);
+  if (rd.has_summary()) run.complete = rd.read_summary().complete;
   return run;
 }
 
@@ -240,14 +240,14 @@ RunOutcome run_experiment(ExperimentConfig config, const RunOptions& opt, const 
     if (interrupted) break;
     std::vector<ClassAnalysis> analysis = root ? analyze_run(config, trials) : std::vector<ClassAnalysis>{};
     for (std::size_t ci = 0; ci < config.classes.size(); ++ci) {
-      bool stop_class = root && analysis[ci].stop && analysis[ci].rounds_done >= config.min_rounds;
+      bool stop_class = root && analysis[ci].stop;
       if (agree(session, stop_class)) stopped.insert(config.classes[ci].name);  // rank 0 decides
     }
   }
   if (root) progress.done();
   if (!root) return RunOutcome{"", {}, !interrupted};
   RunOutcome out{rd->path(), analyze_run(config, trials), !interrupted};
-  rd->write_summary(analysis_to_json(out.classes, out.complete, trials.size()));
+  rd->write_summary(RunSummary{out.classes, out.complete, trials.size()});
   return out;
 }
 

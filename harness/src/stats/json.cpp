@@ -80,27 +80,18 @@ void to_json(nlohmann::json& j, const HolmAdjustment& h) {
        {"step_confidence", h.step_confidence}};
 }
 
-void to_json(nlohmann::json& j, const StopDecision& d) {
-  j = {{"stop", d.stop}, {"reason", std::string(to_string(d.reason))}};
-}
-
 void to_json(nlohmann::json& j, const Look& look) {
   j = {{"rounds", look.rounds},
+       {"at_planned_look", look.at_planned_look},
+       {"look_index", look.look_index},
        {"confidence", look.confidence},
        {"comparison", look.comparison},
+       {"lag1", look.dependence.lag1 ? nlohmann::json(*look.dependence.lag1) : nlohmann::json(nullptr)},
+       {"dependence_flagged", look.dependence.flagged},
+       {"ci_inflation", look.dependence.ci_inflation},
        {"verdict", std::string(to_string(look.verdict))},
-       {"decision", look.decision}};
-}
-
-void to_json(nlohmann::json& j, const SimulationSummary& s) {
-  j = {{"experiments", s.experiments},
-       {"faster", s.faster},
-       {"slower", s.slower},
-       {"equivalent", s.equivalent},
-       {"inconclusive", s.inconclusive},
-       {"decisive_rate", s.decisive_rate},
-       {"mean_rounds_fraction", s.mean_rounds_fraction},
-       {"agreement_with_fixed", s.agreement_with_fixed}};
+       {"stop_reason", std::string(to_string(look.reason))},
+       {"detectable_pct", look.detectable_pct ? nlohmann::json(*look.detectable_pct) : nlohmann::json(nullptr)}};
 }
 
 }  // namespace placebench::harness::stats

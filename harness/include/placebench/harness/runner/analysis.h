@@ -1,8 +1,16 @@
-// Statistics and verdicts of a run (complete or not): per class and arm, pooled step-time quantiles
-// with CIs, the paired comparison against the baseline over rounds, the verdict, and whether the class
-// may stop (sequential rule, docs/statistics.md). `placebench compare` prints it; summary.json holds it.
+// Statistics and verdicts of a run (complete or not), per class and arm (docs/statistics.md):
+//   - each arm's role: the baseline, a compared arm, an A/A control (a degenerate placement: it ran
+//     where the baseline runs) or unrealised (a placement that was not verified); only compared arms
+//     get verdicts, and only they count in the family;
+//   - the class statistic over rounds (median of the per-trial statistics, order-statistic CI): rounds
+//     are the unit of every interval beside a verdict; pooled step quantiles are kept as within-run;
+//   - the paired comparison against the baseline at the plan's look confidence (sequential.h), the
+//     dependence check of the rounds, the repeated p-value, Holm across every comparison of the run;
+//   - whether the class stops (every compared arm decided at a planned look, or the last look).
+// `placebench compare` prints it; summary.json holds it (summary_json.cpp is its one reader and writer).
 #pragma once
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -12,43 +20,69 @@ namespace placebench::harness {
 
 struct ArmAnalysis {
   std::string arm;
-  int n_rounds = 0;                  // rounds with both this arm and the baseline
-  bool measured = false;             // it has steps: the quantiles below are set (null in JSON, "-" in the table)
-  double median_ns = 0;              // pooled steps
-  double median_ci_lo = 0, median_ci_hi = 0;
-  double p90_ns = 0, p99_ns = 0, mean_ns = 0;
-  bool compared = false;             // enough rounds for a paired comparison
-  double ratio_pct = 0, ratio_lo = 0, ratio_hi = 0, half_width = 0, p_value = 1;
-  double look_confidence = 0;
-  std::string verdict = "inconclusive";
+  std::string role = "compared";       // baseline | compared | control | unrealised
+  std::string unrealised_reason;       // why a control or unrealised arm gives no verdict ("" otherwise)
+  int n_rounds = 0;                    // rounds with both this arm and the baseline (the baseline: its rounds)
+  int flagged_trials = 0;
+  // The class statistic over rounds: median of the per-trial statistic, CI from order statistics.
+  bool has_statistic = false;
+  double statistic_value = 0, statistic_ci_lo = 0, statistic_ci_hi = 0, statistic_ci_confidence = 0;
+  std::string statistic_ci_method;
+  // Pooled step times (within-run: steps of a trial are not independent), ns.
+  bool measured = false;
+  double median_ns = 0, within_run_ci_lo = 0, within_run_ci_hi = 0, p90_ns = 0, p99_ns = 0, mean_ns = 0;
+  // The paired comparison against the baseline (ratio of the class statistic, percent).
+  bool compared = false;
+  double ratio_pct = 0, ratio_lo = 0, ratio_hi = 0, look_confidence = 0, p_value = 1;
+  std::optional<double> repeated_p, holm_adjusted_p, detectable_pct, lag1;
+  bool dependence_flagged = false;
+  double ci_inflation = 1;
+  std::string verdict = "inconclusive";  // baseline | faster | slower | equivalent | inconclusive | control | unrealised
   bool stop = false;
   std::string stop_reason;
-  int flagged_trials = 0;
 };
 
 struct ClassAnalysis {
   std::string name;
   std::string baseline;
   std::string statistic;
+  std::string statistic_unit;          // "ns" (median, p99) or "steps/s" (throughput)
   double margin_pct = 0;
-  int rounds_done = 0;               // complete rounds (every arm ran)
-  std::vector<ArmAnalysis> arms;     // baseline first
-  bool stop = false;                 // every compared arm may stop
-  double holm_adjusted_p = 1;        // smallest arm p-value, Holm-adjusted across classes
+  int rounds_done = 0;                 // complete rounds (every arm ran)
+  std::vector<int> looks;              // planned look rounds
+  double look_confidence = 0;          // each look's CI
+  double boundary_z = 0;               // the Pocock constant behind it
+  int comparisons = 1;                 // compared arms in the whole run's family
+  double family_confidence = 0.95;
+  bool stop = false;
+  std::string stop_reason;
+  std::string stop_words;
+  std::optional<double> holm_adjusted_p;   // smallest over the class's compared arms
+  std::optional<double> noise_floor_pct;   // from an A/A control: largest |bound| of its ratio CI
+  std::vector<std::string> warnings;
+  std::vector<ArmAnalysis> arms;       // baseline first
+};
+
+struct RunSummary {
+  std::vector<ClassAnalysis> classes;
+  bool complete = false;
+  std::size_t trials = 0;
 };
 
 std::vector<ClassAnalysis> analyze_run(const ExperimentConfig& config, const std::vector<nlohmann::json>& trials);
 
-// Whether the trials finish the plan, as the runner ends a run: every class either ran max_rounds
-// rounds or stopped (its sequential rule said stop after at least min_rounds). The `complete` of a
-// summary rebuilt without a readable summary.json to take it from.
-bool plan_finished(const ExperimentConfig& config, const std::vector<ClassAnalysis>& classes);
+// Whether the trials finish the plan, as the runner ends a run: every class stopped (decided at a
+// planned look, or its last look passed). The `complete` of a summary rebuilt from trials alone.
+bool plan_finished(const std::vector<ClassAnalysis>& classes);
 
-// summary.json / `compare --json`: {classes: [{name, baseline, statistic, margin_pct, rounds_done, stop,
-// holm_adjusted_p, arms: [{arm, n_rounds, median, median_ci, p90, p99, mean, ratio_pct, ratio_ci_pct,
-// p_value, verdict, stop_reason, flagged_trials}]}], complete, trials}; an arm without trials has null
-// quantiles (never 0).
-nlohmann::json analysis_to_json(const std::vector<ClassAnalysis>& classes, bool complete, std::size_t trials);
+// summary.json (schema in docs/results-schema.md): the one writer and reader. summary_from_json checks
+// every field and the schema version (InputError "PATH: KEY: problem; FIX").
+nlohmann::json summary_to_json(const RunSummary& summary);
+RunSummary summary_from_json(const nlohmann::json& j, const std::string& path, const std::string& fix);
+
+// The verdict table (`placebench compare`, `run`): per class a header with the plan and the stop in
+// words, per arm the class statistic with its CI over rounds, the ratio and its CI, the verdict; then
+// every warning of the class.
 std::string render_analysis_table(const std::vector<ClassAnalysis>& classes, bool complete);
 
 }  // namespace placebench::harness

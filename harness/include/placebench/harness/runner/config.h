@@ -15,7 +15,7 @@ namespace placebench::harness {
 
 // The ranges a config accepts, shared by the YAML parser and the check of run.json's config copy.
 namespace config_limits {
-inline constexpr int kMinRounds = 2, kMaxRounds = 100000;
+inline constexpr int kMinRounds = 2, kMaxRounds = 100000, kMaxLooks = 50;
 inline constexpr int kMinSteps = 3, kMaxSteps = 10000000, kMaxWarmupSteps = 1000000;
 inline constexpr int kMaxCopies = 1000000, kMaxCpusPerWorker = 4096;
 inline constexpr long long kMaxSeed = 1ll << 62;
@@ -61,13 +61,14 @@ struct ExperimentConfig {
   std::string source;               // the file it came from
   std::string name;
   std::uint64_t seed = 1;
-  int min_rounds = 5;
-  int max_rounds = 20;
+  bool seed_given = false;          // the config named experiment.seed (else `run` draws a fresh one)
+  int min_rounds = 5;               // the first planned look
+  int max_rounds = 20;              // the last planned look
+  int looks = 6;                    // planned looks, evenly spaced from min_rounds to max_rounds
   Order order = Order::kRandom;
   int warmup_steps = 5;
   int steps = 50;
-  double confidence = 0.95;
-  double target_half_width_pct = 5.0;
+  double confidence = 0.95;         // family-wise over every compared (class, arm) and every look
   std::string output_dir = "results";  // runs go to <output_dir>/<timestamp>-<host>/
   nlohmann::json contention;        // null or a --contention spec string, for workloads that support it
   std::vector<ClassConfig> classes;
@@ -87,6 +88,9 @@ std::string pipeline_config_key(PipelineKey key);
 // and CPUs, backend cuda without a usable device, memory), before anything is measured. Throws
 // InputError "workload.KEY: problem" or "experiment.contention: problem" (the caller adds file and class).
 void check_pipeline_class(const Inventory& inv, const ExperimentConfig& config, const ClassConfig& cls);
+
+// The planned look rounds: stats::planned_look_rounds(min_rounds, max_rounds, looks).
+std::vector<int> planned_looks(const ExperimentConfig& config);
 
 nlohmann::json config_to_json(const ExperimentConfig& config);
 // Rebuilds a config from its JSON copy (run.json), for --resume and compare.

@@ -13,11 +13,12 @@
 #include <string>
 #include <vector>
 
+#include "placebench/harness/runner/analysis.h"
 #include "placebench/harness/runner/config.h"
 
 namespace placebench::harness {
 
-inline constexpr int kResultsSchemaVersion = 1;
+inline constexpr int kResultsSchemaVersion = 2;
 
 class RunDirectory {
  public:
@@ -40,11 +41,11 @@ class RunDirectory {
   // also cut from the file so appends continue cleanly. trials.jsonl missing, unreadable or not a file,
   // and any other damaged line, throw InputError naming the file and line.
   std::vector<nlohmann::json> read_trials(std::vector<std::string>& warnings, bool repair = false) const;
-  void write_summary(const nlohmann::json& summary) const;
+  void write_summary(const RunSummary& summary) const;
   bool has_summary() const;
-  // summary.json, checked (schema version, complete, trials, and the type of every class and arm field
-  // that compare and check read); throws InputError when it is damaged.
-  nlohmann::json read_summary() const;
+  // summary.json through its one typed reader (summary_from_json: schema version and every field
+  // checked); throws InputError when it is damaged or of another schema version.
+  RunSummary read_summary() const;
 
  private:
   std::string path_;

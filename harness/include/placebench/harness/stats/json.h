@@ -6,7 +6,6 @@
 #include "placebench/harness/stats/comparison.h"
 #include "placebench/harness/stats/quantile.h"
 #include "placebench/harness/stats/sequential.h"
-#include "placebench/harness/stats/simulation.h"
 
 namespace placebench::harness::stats {
 
@@ -18,8 +17,6 @@ void to_json(nlohmann::json& j, const PercentCi& ci);
 void to_json(nlohmann::json& j, const PairedComparison& comparison);
 void to_json(nlohmann::json& j, const UnpairedComparison& comparison);
 void to_json(nlohmann::json& j, const HolmAdjustment& holm);
-void to_json(nlohmann::json& j, const StopDecision& decision);
 void to_json(nlohmann::json& j, const Look& look);
-void to_json(nlohmann::json& j, const SimulationSummary& summary);  // counts and rates, not outcomes
 
 }  // namespace placebench::harness::stats

@@ -1,0 +1,89 @@
+"""The one-screen summary at the top of the report: per class of every run, how the sequential plan
+stopped, each compared arm's verdict and ratio, the `placebench decide` recommendation when a decide result
+for the class is among the inputs, and below it every warning the summaries carry: the class's own
+warnings, flagged trials, rounds that look dependent, a stop at max rounds, control and unrealised arms."""
+import os
+
+from . import roles
+from .fig_decisions import recommendation_badge
+from .htmlkit import ci_pct, esc, note, num, pct, table
+from .verdicts import stop_words, verdict_cell
+
+
+def recommendation_for(decide_docs: list, run_name: str, class_name) -> tuple | None:
+    """(decide doc, its class) for this class, or None; a decide result read from a run of the same name as
+    this one wins over one from another run."""
+    found = [(doc, c) for doc in decide_docs for c in doc.data.get("classes", []) if c.get("name") == class_name]
+    own = [(doc, c) for doc, c in found
+           if os.path.basename(os.path.normpath(str(doc.data.get("source", "")))) == run_name]
+    return (own or found or [None])[0]
+
+
+def arms_cell(cls: dict, arm_roles: dict) -> tuple:
+    lines = []
+    for a in cls.get("arms", []):
+        role = arm_roles.get(a.get("arm"))
+        if a.get("arm") == cls.get("baseline") or (role and role.name == "baseline"):
+            continue
+        badge_html = verdict_cell(a, role or roles.Role("compared"))[1]
+        ratio = "" if a.get("ratio_pct") is None else f" {esc(pct(a['ratio_pct']))} {esc(ci_pct(a.get('ratio_ci_pct')))}"
+        lines.append(f"<b>{esc(a.get('arm'))}</b> {badge_html}{ratio}")
+    return ("html", "<br>".join(lines) or "no compared arm")
+
+
+def class_warnings(cls: dict, arm_roles: dict) -> list:
+    """Every warning of one class, as plain sentences (escaped when shown)."""
+    name = cls.get("name")
+    out = [f"{name}: {w}" for w in cls.get("warnings") or []]
+    reason = cls.get("stop_reason")
+    words = cls.get("stop_words") or stop_words(reason)
+    if reason == "max_rounds":
+        out.append(f"{name}: stopped at max rounds, not by the plan: {words}")
+    elif reason in ("continue", "before_first_look"):
+        out.append(f"{name}: not decided yet ({words}); the verdicts are provisional")
+    if cls.get("noise_floor_pct") is not None:
+        out.append(f"{name}: identical placements differ by up to {num(cls['noise_floor_pct'], 3)}% here (A/A control)")
+    for a in cls.get("arms", []):
+        where = f"{name} / {a.get('arm')}"
+        role = arm_roles.get(a.get("arm"))
+        if role and not role.compared:
+            out.append(f"{where}: {roles.role_words(role)}; not a comparison")
+        if a.get("flagged_trials"):
+            out.append(f"{where}: {a['flagged_trials']} flagged trials (kept in every statistic; see Placement "
+                       "verification)")
+        if a.get("dependence_flagged"):
+            out.append(f"{where}: its rounds look dependent (lag-1 autocorrelation {num(a.get('lag1'), 2)}); "
+                       f"its CI is widened x{num(a.get('ci_inflation'), 3)}")
+    return out
+
+
+def summary_section(inputs) -> str:
+    several = len(inputs.runs) > 1
+    rows, warnings = [], []
+    for run in inputs.runs:
+        prefix = f"{run.name}: " if several else ""
+        if run.summary is None:
+            warnings.append(f"{run.name}: no summary.json, so no verdicts (write it with "
+                            f"`placebench compare --write-summary {run.path}`)")
+            continue
+        if run.summary.get("complete") is False:
+            warnings.append(f"{run.name}: interrupted (complete: false): the verdicts cover the trials so far")
+        all_roles = roles.of_run(run)
+        for cls in run.classes():
+            arm_roles = {arm: r for (c, arm), r in all_roles.items() if c == cls.get("name")}
+            row = [f"{prefix}{cls.get('name')} (vs {cls.get('baseline')})",
+                   cls.get("stop_words") or stop_words(cls.get("stop_reason")), arms_cell(cls, arm_roles)]
+            if inputs.decide:
+                rec = recommendation_for(inputs.decide, run.name, cls.get("name"))
+                row.append(("html", recommendation_badge(rec[1])[1] + " " + esc(f"({rec[0].name})")) if rec else "-")
+            rows.append(row)
+            warnings += [prefix + w for w in class_warnings(cls, arm_roles)]
+    headers = ["class", "stop", "arms against the baseline: verdict, ratio [CI]"]
+    if inputs.decide:
+        headers.append("recommendation (placebench decide)")
+    parts = [table(headers, rows, "summary") if rows else note("No run with a summary.json among the inputs.")]
+    if warnings:
+        parts.append('<ul class="warnings">' + "".join(f"<li>{esc(w)}</li>" for w in warnings) + "</ul>")
+    else:
+        parts.append(note("No warnings."))
+    return "".join(parts)

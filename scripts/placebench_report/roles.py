@@ -1,0 +1,73 @@
+"""Which arms of a run are comparisons: summary.json's arm `role` (docs/results-schema.md), kept consistent
+with the trials' placement records, in one place for every table and figure.
+
+An arm is a "control" when its role says so or when every one of its trials' placements was degenerate (it
+ran on the baseline's node: an A/A control that measures the noise, not a placement), and "unrealised" when
+its role says so (its placement failed or was partial). Neither ever gets the green "verified" badge, and
+every figure draws them grey and hatched (plotting.NOT_COMPARED).
+"""
+from collections import defaultdict
+from dataclasses import dataclass
+
+from .htmlkit import badge
+from .plotting import NOT_COMPARED
+
+
+@dataclass(frozen=True)
+class Role:
+    name: str                  # baseline, compared, control or unrealised
+    reason: str | None = None  # an unrealised arm's unrealised_reason
+
+    @property
+    def compared(self) -> bool:
+        return self.name not in NOT_COMPARED
+
+
+def trial_is_degenerate(trial: dict) -> bool:
+    """The trial's placement was the baseline's (its record says degenerate, or it carries that flag)."""
+    placement = trial.get("placement") or {}
+    return bool(placement.get("degenerate")) or any(f.split(":")[0] == "degenerate" for f in trial.get("flags", []))
+
+
+def of_run(run) -> dict:
+    """{(class, arm): Role} for every arm of the run's summary and trials."""
+    trials = defaultdict(list)
+    for t in run.trials:
+        trials[(t.get("class"), t.get("arm"))].append(t)
+    baselines = {c.get("name"): (c.get("arms") or {}).get("baseline") for c in run.config_classes()}
+    recorded = {}
+    for c in run.classes():
+        baselines[c.get("name")] = c.get("baseline")
+        for a in c.get("arms", []):
+            recorded[(c.get("name"), a.get("arm"))] = a
+    roles = {}
+    for key in {**recorded, **trials}:
+        arm = recorded.get(key, {})
+        name = arm.get("role")
+        if name not in NOT_COMPARED and name != "baseline" and arm.get("realised") is False:
+            name = "unrealised"
+        if name in NOT_COMPARED:
+            roles[key] = Role(name, arm.get("unrealised_reason") if name == "unrealised" else None)
+        elif trials.get(key) and all(trial_is_degenerate(t) for t in trials[key]):
+            roles[key] = Role("control")
+        else:
+            roles[key] = Role(name or ("baseline" if key[1] == baselines.get(key[0]) else "compared"))
+    return roles
+
+
+def of_class(run, class_name) -> dict:
+    """{arm: role name} of one class, what the figures take."""
+    return {arm: r.name for (cls, arm), r in of_run(run).items() if cls == class_name}
+
+
+def role_words(role: Role) -> str:
+    if role.name == "control":
+        return "A/A control: same placement as baseline"
+    if role.name == "unrealised":
+        return f"unrealised: {role.reason or 'the placement could not be made'}"
+    return role.name
+
+
+def role_badge(role: Role) -> tuple:
+    """The distinct (grey, hatched) badge of an arm that is no comparison."""
+    return badge(role_words(role), role.name)
