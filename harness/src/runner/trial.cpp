@@ -107,7 +107,9 @@ WorkloadRun pipeline_trial(const Inventory& inv, const ExperimentConfig& config,
   for (const auto& s : r.steps) w.step_ns.push_back(s.step_ns);
   w.extra = {{"input_bound_pct", r.summary.input_bound_pct}, {"input_bound_class", r.summary.input_bound_class},
              {"wait_ns_median", r.summary.wait_ns_median}, {"h2d_ns_median", r.summary.h2d_ns_median},
-             {"compute_ns_median", r.summary.compute_ns_median}, {"throughput_samples_s", r.summary.throughput_samples_s},
+             {"compute_ns_median", r.summary.compute_ns_median}, {"wait_ns_mean", r.summary.wait_ns_mean},
+             {"h2d_ns_mean", r.summary.h2d_ns_mean}, {"compute_ns_mean", r.summary.compute_ns_mean},
+             {"step_ns_mean", r.summary.step_ns_mean}, {"throughput_samples_s", r.summary.throughput_samples_s},
              {"cpu_util", r.summary.cpu_util}, {"bottleneck", r.summary.stages.bottleneck}};
   nlohmann::json workers = nlohmann::json::array();
   for (const auto& wp : r.worker_placement) workers.push_back(placement_to_json(wp));

@@ -61,11 +61,12 @@ PipelineSummary summarize_steps(const std::vector<PipelineStep>& steps, int batc
     s.input_bound_class = input_bound_class(0);
     return s;
   }
-  double step = 0, wait = 0, h2d = 0, depth = 0;
+  double step = 0, wait = 0, h2d = 0, compute = 0, depth = 0;
   for (const auto& x : steps) {
     step += static_cast<double>(x.step_ns);
     wait += static_cast<double>(x.wait_ns);
     h2d += static_cast<double>(x.h2d_ns);
+    compute += static_cast<double>(x.compute_ns);
     depth += x.queue_depth;
   }
   double n = static_cast<double>(steps.size());
@@ -78,6 +79,9 @@ PipelineSummary summarize_steps(const std::vector<PipelineStep>& steps, int batc
   }
   s.input_bound_class = input_bound_class(s.input_bound_pct);
   s.step_ns_mean = step / n;
+  s.wait_ns_mean = wait / n;
+  s.h2d_ns_mean = h2d / n;
+  s.compute_ns_mean = compute / n;
   s.queue_depth_mean = depth / n;
   auto q = [](const std::vector<double>& v, double p) { return stats::quantile_estimate_sorted(v, p); };
   auto steps_sorted = sorted_field(steps, [](const PipelineStep& x) { return x.step_ns; });
@@ -112,6 +116,9 @@ nlohmann::json pipeline_to_json(const PipelineResult& r) {
       {"wait_ns_p99", m.wait_ns_p99},
       {"h2d_ns_median", m.h2d_ns_median},
       {"compute_ns_median", m.compute_ns_median},
+      {"wait_ns_mean", m.wait_ns_mean},
+      {"h2d_ns_mean", m.h2d_ns_mean},
+      {"compute_ns_mean", m.compute_ns_mean},
       {"queue_depth_mean", m.queue_depth_mean},
       {"cpu_util", m.cpu_util},
       {"worker_cpu_ns", m.worker_cpu_ns},

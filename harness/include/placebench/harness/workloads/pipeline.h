@@ -70,6 +70,8 @@ struct PipelineSummary {
   std::string input_bound_class;       // "not" (< 5%), "moderately" (5-20%), "highly" (>= 20%)
   double step_ns_median = 0, step_ns_p99 = 0, step_ns_mean = 0;
   double wait_ns_median = 0, wait_ns_p99 = 0, h2d_ns_median = 0, compute_ns_median = 0;
+  // Means of the parts: they add up to step_ns_mean (medians of parts do not add up to anything).
+  double wait_ns_mean = 0, h2d_ns_mean = 0, compute_ns_mean = 0;
   double wait_pct = 0;                 // 100 x sum(wait) / sum(step)
   double queue_depth_mean = 0;
   double cpu_util = 0;                 // workers' CPU time / (W x measured wall time)
