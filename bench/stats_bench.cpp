@@ -76,7 +76,7 @@ void BM_DefaultPlanPower(benchmark::State& state) {
   pb::RunSimulation s = default_plan(1000, 2.0);
   s.effect_pct["staging-4m/remote"] = effect;
   pb::SimulationResult r;
-  int fixed = 0;
+  int fixed = 0, fixed90 = 0;
   for (auto _ : state) {
     r = pb::simulate_runs(s);
     const pb::ArmTally& t = r.arms["staging-4m/remote"];
@@ -84,12 +84,14 @@ void BM_DefaultPlanPower(benchmark::State& state) {
     pb::RunSimulation f = s;
     f.experiments = 400;
     fixed = power > 0.05 ? pb::fixed_rounds_for_power(f, "staging-4m/remote", "slower", power, 200) : 0;
+    fixed90 = pb::fixed_rounds_for_power(f, "staging-4m/remote", "slower", 0.90, 200);
   }
   const pb::ArmTally& t = r.arms["staging-4m/remote"];
   state.counters["slower_rate"] = static_cast<double>(t.slower) / r.experiments;
   state.counters["arm_mean_rounds"] = t.mean_rounds;
   state.counters["fixed_rounds_same_power"] = fixed;
   state.counters["rounds_vs_fixed"] = fixed > 0 ? t.mean_rounds / fixed : 0;
+  state.counters["fixed_rounds_90pct_power"] = fixed90;  // 201: no fixed design up to 200 rounds gets there
   state.counters["unpinned_false_different"] =
       static_cast<double>(r.arms["staging-4m/unpinned"].faster + r.arms["staging-4m/unpinned"].slower) / r.experiments;
 }

@@ -101,3 +101,14 @@ TEST(CheckCli, InterruptedRunFailsTheCompletenessCheck) {
   EXPECT_EQ(r.exit_code, 3) << r.out << r.err;
   EXPECT_NE(r.out.find("FAIL   run complete"), std::string::npos) << r.out;
 }
+
+TEST(CheckCli, ADegenerateArmNeverPassesACheck) {
+  // mixed-run's remote ran on the device's own node: every check of it fails and says why, even those
+  // its numbers would meet (a wide margin, every verdict allowed); the realised unpinned still passes.
+  auto r = run_command({placebench_binary(), "check", src("tests/fixtures/results/mixed-run"), "--reference",
+                        ref("mixed-control.yaml")});
+  ASSERT_EQ(r.exit_code, 3) << r.out << r.err;
+  EXPECT_NE(r.out.find("FAIL: 3 of 5 checks failed"), std::string::npos) << r.out;
+  EXPECT_EQ(count(r.out, "was not measured under its own placement"), 3) << r.out;
+  EXPECT_NE(r.out.find("A/A control (degenerate)"), std::string::npos) << r.out;
+}

@@ -176,6 +176,14 @@ TEST(StatsCli, PairedAndUnpairedOnFiles) {
   EXPECT_EQ(j["n_a"], 8);
   EXPECT_DOUBLE_EQ(j["hl_shift"].get<double>(), 2.0);  // every pair differs by exactly 2
   EXPECT_DOUBLE_EQ(j["median_a"].get<double>(), 13.5);
+  // Every interval says whether it reached its confidence, what it reached and how it was computed.
+  for (const char* ci : {"median_ci_a", "median_ci_b", "hl_ci"}) {
+    const json& f = j["intervals"][ci];
+    EXPECT_EQ(f["method"], "exact") << ci;
+    EXPECT_GE(f["achieved_confidence"].get<double>(), 0.95) << ci;
+    EXPECT_TRUE(f["coverage_met"].get<bool>()) << ci;
+    EXPECT_TRUE(f["construction"].is_string()) << ci;
+  }
   auto u = run_command({placebench_binary(), "stats", a, b, "--json"});
   ASSERT_EQ(u.exit_code, 0) << u.err;
   EXPECT_DOUBLE_EQ(json::parse(u.out)["hl_shift"].get<double>(), 2.0);

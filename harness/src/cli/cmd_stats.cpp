@@ -59,6 +59,13 @@ std::vector<double> read_numbers(const std::string& path) {
   return v;
 }
 
+// What `--json` says of each interval: whether it reached the requested confidence, the coverage of the
+// ranks it used, and how it was computed (exact null or normal approximation, and of what).
+nlohmann::json interval_facts(bool coverage_met, double achieved, stats::Method method, const char* construction) {
+  return {{"coverage_met", coverage_met}, {"achieved_confidence", achieved},
+          {"method", std::string(stats::to_string(method))}, {"construction", construction}};
+}
+
 int run_stats(const StatsOptions& o) {
   std::vector<double> a = read_numbers(o.file_a), b = read_numbers(o.file_b);
   if (o.paired && a.size() != b.size())
@@ -81,7 +88,15 @@ int run_stats(const StatsOptions& o) {
                       {"hl_shift", hl.estimate}, {"hl_ci", {hl.lower, hl.upper}}, {"p_value", test.p_value},
                       {"paired", o.paired}, {"confidence", o.confidence},
                       {"test", o.paired ? "wilcoxon signed-rank" : "mann-whitney u"},
-                      {"coverage_met", hl.coverage_met && sa.coverage_met && sb.coverage_met}};
+                      {"coverage_met", hl.coverage_met && sa.coverage_met && sb.coverage_met},
+                      {"intervals", {{"median_ci_a", interval_facts(sa.coverage_met, sa.achieved_confidence, sa.method,
+                                                                    "order statistics (Le Boudec Thm 2.1)")},
+                                     {"median_ci_b", interval_facts(sb.coverage_met, sb.achieved_confidence, sb.method,
+                                                                    "order statistics (Le Boudec Thm 2.1)")},
+                                     {"hl_ci", interval_facts(hl.coverage_met, hl.achieved_confidence, hl.method,
+                                                              o.paired ? "Walsh averages, signed-rank null (H&W 3.3)"
+                                                                       : "pairwise differences, rank-sum null (H&W 4.3)")}}},
+                      {"test_method", std::string(stats::to_string(test.method))}};
   if (o.json) {
     std::cout << j.dump(2) << "\n";
     return kExitOk;
@@ -106,7 +121,7 @@ void add_stats_command(CLI::App& app, CommandAction& action) {
   cmd->add_option("--confidence", o->confidence, "Confidence level of every interval")
       ->check(CLI::Range(0.5, 0.9999))
       ->default_val(0.95);
-  cmd->add_flag("--json", o->json, "Print n_a, n_b, median_a/b, median_ci_a/b, hl_shift, hl_ci, p_value as JSON");
+  cmd->add_flag("--json", o->json, "Print n_a, n_b, median_a/b, median_ci_a/b, hl_shift, hl_ci, p_value and, per interval, its coverage, achieved confidence and method, as JSON");
   cmd->callback([o, &action] { action = [o] { return run_stats(*o); }; });
 }
 
