@@ -1,6 +1,10 @@
 // `placebench decide`, `cost` and `feasible` end to end on the fixtures in tests/fixtures/decisions.
 #include <gtest/gtest.h>
 
+#include <fstream>
+
+#include <filesystem>
+
 #include <algorithm>
 
 #include <nlohmann/json.hpp>
@@ -64,6 +68,23 @@ TEST(DecideCli, TableSaysRecommendationAndWhy) {
   for (const char* s : {"Class long-training", "Recommendation: strict", "Recommendation: inconclusive",
                         "not decidable", "Turnaround min", "GPU-min/job", "GPU-min saved vs any", "Cost/job"})
     EXPECT_NE(r.out.find(s), std::string::npos) << s << "\n" << r.out;
+}
+
+TEST(DecideCli, AnUnknownSummarySchemaVersionExitsTwo) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::path(::testing::TempDir()) / "pb-decide-schema99";
+  fs::remove_all(dir);
+  fs::copy(fixture("run-basic"), dir);
+  std::ifstream in(dir / "summary.json");
+  nlohmann::json s = nlohmann::json::parse(in);
+  in.close();
+  s["schema_version"] = 99;
+  std::ofstream(dir / "summary.json") << s.dump();
+  auto r = run_pb({"decide", dir.string()});
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find("schema_version 99 is not the 2 this placebench reads"), std::string::npos) << r.err;
+  EXPECT_EQ(r.out, "");
+  fs::remove_all(dir);
 }
 
 TEST(DecideCli, WhatIfEfficiencyVersusTurnaround) {
