@@ -3,11 +3,12 @@ verified (docs/results-schema.md: run.json and each trial's placement record and
 from collections import Counter, defaultdict
 
 from . import roles
-from .htmlkit import badge, esc, note, table
+from .htmlkit import Markup, badge, esc, note, table
+from .load import Run
 from .plotting import human_bytes
 
 
-def topology_summary(topo):
+def topology_summary(topo: dict | None) -> str:
     if not topo:
         return "not recorded"
     numa = topo.get("numa_nodes", [])
@@ -28,7 +29,7 @@ def topology_summary(topo):
     return ". ".join(parts)
 
 
-def context_table(run) -> str:
+def context_table(run: Run) -> str:
     r = run.run
     cfg = r.get("config", {})
     v = r.get("versions", {})
@@ -48,14 +49,14 @@ def context_table(run) -> str:
         ["rounds (min:max, looks), steps, warm-up",
          f"{rounds.get('min')}:{rounds.get('max')}, {rounds.get('looks', '?')} looks, {cfg.get('steps')} steps, "
          f"{cfg.get('warmup_steps')} warm-up"],
-        ["confidence, target half-width", f"{cfg.get('confidence')}, {cfg.get('target_half_width_pct')}%"],
+        ["family confidence", f"{cfg.get('confidence')} (over every compared arm and every planned look)"],
         ["contention", cfg.get("contention") or "none"],
         ["trials", f"{len(run.trials)} ({'complete' if complete else 'interrupted' if complete is False else 'no summary'})"],
     ]
     return table(["", ""], rows, "kv")
 
 
-def schedule_table(run, max_rounds=40):
+def schedule_table(run: Run, max_rounds: int = 40) -> str:
     """Each class's arm order per round, from the trials' round and position."""
     by_class = defaultdict(lambda: defaultdict(list))
     for t in run.trials:
@@ -76,7 +77,7 @@ def schedule_table(run, max_rounds=40):
 PLACEMENT_FLAGS = ("placement_partial", "placement_failed")
 
 
-def placement_badge(counts: Counter, role: "roles.Role") -> tuple:
+def placement_badge(counts: Counter, role: roles.Role) -> Markup:
     """Green "verified" only for a compared arm (or the baseline) whose every trial was verified, none
     degenerate and none flagged partial or failed; a control or unrealised arm gets its own badge."""
     if not role.compared:
@@ -89,7 +90,7 @@ def placement_badge(counts: Counter, role: "roles.Role") -> tuple:
     return badge("not verified", "bad")
 
 
-def verification_table(run) -> str:
+def verification_table(run: Run) -> str:
     """Per class and arm: how many trials' placements were verified, partial or failed, and their flags."""
     counts = defaultdict(Counter)
     pages = defaultdict(list)
@@ -117,7 +118,7 @@ def verification_table(run) -> str:
                   "flags", "placement"], rows)
 
 
-def run_context_section(run):
+def run_context_section(run: Run) -> str:
     warnings = "".join(note("warning: " + w) for w in run.warnings)
     return (context_table(run) + warnings + "<h3>Placement verification</h3>"
             + note("Each trial's placement record (placebench verify): threads' affinity, memory policy and where the "

@@ -6,11 +6,12 @@ import os
 
 from . import roles
 from .fig_decisions import recommendation_badge
-from .htmlkit import ci_pct, esc, note, num, pct, table
+from .htmlkit import Markup, ci_pct, esc, note, num, pct, table
+from .load import Doc, Inputs
 from .verdicts import stop_words, verdict_cell
 
 
-def recommendation_for(decide_docs: list, run_name: str, class_name) -> tuple | None:
+def recommendation_for(decide_docs: list[Doc], run_name: str, class_name: object) -> tuple[Doc, dict] | None:
     """(decide doc, its class) for this class, or None; a decide result read from a run of the same name as
     this one wins over one from another run."""
     found = [(doc, c) for doc in decide_docs for c in doc.data.get("classes", []) if c.get("name") == class_name]
@@ -19,7 +20,7 @@ def recommendation_for(decide_docs: list, run_name: str, class_name) -> tuple | 
     return (own or found or [None])[0]
 
 
-def arms_cell(cls: dict, arm_roles: dict) -> tuple:
+def arms_cell(cls: dict, arm_roles: dict[object, roles.Role]) -> Markup:
     lines = []
     for a in cls.get("arms", []):
         role = arm_roles.get(a.get("arm"))
@@ -31,7 +32,7 @@ def arms_cell(cls: dict, arm_roles: dict) -> tuple:
     return ("html", "<br>".join(lines) or "no compared arm")
 
 
-def class_warnings(cls: dict, arm_roles: dict) -> list:
+def class_warnings(cls: dict, arm_roles: dict[object, roles.Role]) -> list[str]:
     """Every warning of one class, as plain sentences (escaped when shown)."""
     name = cls.get("name")
     out = [f"{name}: {w}" for w in cls.get("warnings") or []]
@@ -41,23 +42,30 @@ def class_warnings(cls: dict, arm_roles: dict) -> list:
         out.append(f"{name}: stopped at max rounds, not by the plan: {words}")
     elif reason in ("continue", "before_first_look"):
         out.append(f"{name}: not decided yet ({words}); the verdicts are provisional")
-    if cls.get("noise_floor_pct") is not None:
+    own = cls.get("warnings") or []
+
+    def said(arm: object, *words: str) -> bool:
+        """placebench's own list already says this of the arm (so it is not said twice)."""
+        return any(str(w).startswith(f"{arm} ") or str(w).startswith(f"{arm}:") for w in own
+                   if any(word in str(w) for word in words))
+
+    if cls.get("noise_floor_pct") is not None and not any("identical placements differ" in str(w) for w in own):
         out.append(f"{name}: identical placements differ by up to {num(cls['noise_floor_pct'], 3)}% here (A/A control)")
     for a in cls.get("arms", []):
         where = f"{name} / {a.get('arm')}"
         role = arm_roles.get(a.get("arm"))
-        if role and not role.compared:
+        if role and not role.compared and not said(a.get("arm"), "degenerate", "unrealised"):
             out.append(f"{where}: {roles.role_words(role)}; not a comparison")
-        if a.get("flagged_trials"):
+        if a.get("flagged_trials") and not said(a.get("arm"), "flagged trial"):
             out.append(f"{where}: {a['flagged_trials']} flagged trials (kept in every statistic; see Placement "
                        "verification)")
-        if a.get("dependence_flagged"):
+        if a.get("dependence_flagged") and not said(a.get("arm"), "dependent"):
             out.append(f"{where}: its rounds look dependent (lag-1 autocorrelation {num(a.get('lag1'), 2)}); "
                        f"its CI is widened x{num(a.get('ci_inflation'), 3)}")
     return out
 
 
-def summary_section(inputs) -> str:
+def summary_section(inputs: Inputs) -> str:
     several = len(inputs.runs) > 1
     rows, warnings = [], []
     for run in inputs.runs:
