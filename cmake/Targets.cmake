@@ -11,14 +11,20 @@ target_compile_definitions(placebench_flags INTERFACE
   PLACEBENCH_HAVE_MPI=$<BOOL:${PLACEBENCH_HAVE_MPI}>
   OMPI_SKIP_MPICXX MPICH_SKIP_MPICXX)
 
-# placebench_add_module(NAME SOURCES ... [DEPS ...]): a static library placebench::NAME with
-# include/ as its public headers.
+# placebench_add_module(NAME SOURCES ... [PUBLIC_DEPS ...] [PRIVATE_DEPS ...]): a static library
+# placebench::NAME with include/ as its public headers. PUBLIC_DEPS are what those headers include:
+# consumers compile against them too. PRIVATE_DEPS are what only the module's sources use: still linked
+# into every executable (the library is static), but their headers and flags stay out of consumers.
 function(placebench_add_module name)
-  cmake_parse_arguments(ARG "" "" "SOURCES;DEPS" ${ARGN})
+  cmake_parse_arguments(ARG "" "" "SOURCES;PUBLIC_DEPS;PRIVATE_DEPS" ${ARGN})
+  if(ARG_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "placebench_add_module(${name}): unknown arguments '${ARG_UNPARSED_ARGUMENTS}'; "
+                        "dependencies go in PUBLIC_DEPS (included by include/) or PRIVATE_DEPS (sources only)")
+  endif()
   add_library(placebench_${name} STATIC ${ARG_SOURCES})
   add_library(placebench::${name} ALIAS placebench_${name})
   target_include_directories(placebench_${name} PUBLIC ${CMAKE_CURRENT_SOURCE_DIR}/include)
-  target_link_libraries(placebench_${name} PUBLIC placebench_flags ${ARG_DEPS})
+  target_link_libraries(placebench_${name} PUBLIC placebench_flags ${ARG_PUBLIC_DEPS} PRIVATE ${ARG_PRIVATE_DEPS})
   set_target_properties(placebench_${name} PROPERTIES POSITION_INDEPENDENT_CODE ON)
 endfunction()
 

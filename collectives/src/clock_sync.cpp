@@ -1,19 +1,42 @@
-// Clock offsets to rank 0 by ping-pong (see clock_sync.h). Ranks are measured one after another so
-// that rank 0 answers each promptly.
+// Clock offsets to rank 0 by ping-pong, and when this process started (see clock_sync.h). Ranks are
+// measured one after another so that rank 0 answers each promptly.
 #include "placebench/collectives/clock_sync.h"
 
+#include <unistd.h>
+
 #include <chrono>
+#include <fstream>
+#include <iterator>
 #include <limits>
+#include <sstream>
+#include <string>
 #if PLACEBENCH_HAVE_MPI
 #include <mpi.h>
 
-#include "ops/op_common.h"
+#include "mpi_call.h"
 #endif
 
 namespace placebench::collectives {
 
 double steady_now_s() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+double process_start_steady_s() {
+  std::ifstream in("/proc/self/stat");
+  std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  auto close = stat.rfind(')');  // the command name may hold spaces and parentheses: fields follow the last ')'
+  if (close != std::string::npos) {
+    std::istringstream rest(stat.substr(close + 2));
+    std::string field;
+    for (int i = 3; i <= 22 && rest >> field; ++i)
+      if (i == 22) {
+        double start = std::stod(field) / static_cast<double>(sysconf(_SC_CLK_TCK));
+        double now = steady_now_s();
+        if (start <= now && now - start < 3600) return start;
+      }
+  }
+  return steady_now_s();
 }
 
 ClockSync sync_clock_to_rank0(MpiSession& session, int rounds) {

@@ -1,14 +1,16 @@
 // The NCCL backend of the benchmark: device buffers on the rank's GPU, one CUDA stream, a blocking
 // communicator bootstrapped over MPI (rank 0's ncclGetUniqueId broadcast with MPI_Bcast).
 #include <cstring>
+#include <stdexcept>
+#include <string>
 
 #include "runner.h"
 #if PLACEBENCH_HAVE_NCCL && PLACEBENCH_HAVE_MPI
 #include <cuda_runtime_api.h>
 #include <mpi.h>
 
+#include "mpi_call.h"
 #include "nccl_api.h"
-#include "ops/op_common.h"
 #include "placebench/kernels/device_buffer.h"
 #endif
 

@@ -16,6 +16,11 @@ void YamlContext::fail(const YAML::Node& node, const std::string& key, const std
 
 void YamlContext::check_keys(const YAML::Node& map, const std::string& where,
                              std::initializer_list<const char*> allowed) const {
+  check_keys(map, where, std::vector<std::string>(allowed.begin(), allowed.end()));
+}
+
+void YamlContext::check_keys(const YAML::Node& map, const std::string& where,
+                             const std::vector<std::string>& allowed) const {
   if (!map.IsMap()) fail(map, where, "must be a mapping (key: value lines)");
   std::set<std::string> seen;
   for (const auto& kv : map) {
@@ -27,9 +32,9 @@ void YamlContext::check_keys(const YAML::Node& map, const std::string& where,
       fail(kv.first, where.empty() ? key : where + "." + key, "appears twice in this mapping; keep one");
     bool ok = false;
     std::string list;
-    for (const char* a : allowed) {
+    for (const auto& a : allowed) {
       ok = ok || key == a;
-      list += (list.empty() ? "" : ", ") + std::string(a);
+      list += (list.empty() ? "" : ", ") + a;
     }
     if (!ok) fail(kv.first, where.empty() ? key : where + "." + key, "unknown key; accepted keys: " + list);
   }
@@ -78,6 +83,72 @@ std::string YamlContext::one_of(const YAML::Node& node, const std::string& key,
     list += (list.empty() ? "" : ", ") + a;
   }
   fail(node, key, fmt::format("'{}' is not accepted; accepted values: {}", s, list));
+}
+
+namespace {
+
+int line_of(const YAML::Node& node) { return node.Mark().line >= 0 ? node.Mark().line + 1 : 0; }
+
+nlohmann::json scalar_to_json(const YAML::Node& n) {
+  std::string s = n.as<std::string>();
+  if (n.Tag() == "!") return s;  // a quoted scalar stays a string
+  std::size_t used = 0;
+  try {
+    long long i = std::stoll(s, &used);
+    if (used == s.size()) return i;
+    double d = std::stod(s, &used);
+    if (used == s.size()) return d;
+  } catch (const std::exception&) {
+  }
+  if (s == "true" || s == "false") return s == "true";
+  return s;
+}
+
+nlohmann::json to_json(const YAML::Node& n, const std::string& path, LocatedJson& out) {
+  out.value_lines[path] = line_of(n);
+  auto child = [&](const std::string& key) { return path.empty() ? key : path + "." + key; };
+  if (n.IsMap()) {
+    nlohmann::json j = nlohmann::json::object();
+    for (const auto& kv : n) {
+      std::string key = kv.first.as<std::string>();
+      out.key_lines[child(key)] = line_of(kv.first);
+      j[key] = to_json(kv.second, child(key), out);
+    }
+    return j;
+  }
+  if (n.IsSequence()) {
+    nlohmann::json j = nlohmann::json::array();
+    for (std::size_t i = 0; i < n.size(); ++i) j.push_back(to_json(n[i], path + "[" + std::to_string(i) + "]", out));
+    return j;
+  }
+  if (n.IsNull()) return nullptr;
+  return scalar_to_json(n);
+}
+
+// The line recorded for `path`, else for its nearest parent ("a.b[2].c" -> "a.b[2]" -> "a.b" -> "a" -> "").
+int nearest_line(const std::map<std::string, int>& lines, std::string path) {
+  for (;;) {
+    auto it = lines.find(path);
+    if (it != lines.end()) return it->second;
+    if (path.empty()) return 0;
+    std::size_t cut = path.find_last_of(".[");
+    path = cut == std::string::npos ? "" : path.substr(0, cut);
+  }
+}
+
+}  // namespace
+
+int LocatedJson::value_line(const std::string& path) const { return nearest_line(value_lines, path); }
+
+int LocatedJson::key_line(const std::string& path) const {
+  auto it = key_lines.find(path);
+  return it != key_lines.end() ? it->second : value_line(path);
+}
+
+LocatedJson yaml_to_located_json(const YAML::Node& node) {
+  LocatedJson out;
+  out.value = to_json(node, "", out);
+  return out;
 }
 
 }  // namespace placebench::harness::detail

@@ -1,6 +1,7 @@
 // `placebench check` evaluation: references with tolerances and units, expectations on the ratio (time and
 // throughput statistics, each basis) and on verdicts, missing classes/arms, and reading a run directory.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <filesystem>
 
@@ -24,10 +25,14 @@ RunEvidence evidence(const std::string& statistic = "median") {
                                 {"arms", {arm("local", 1000, nullptr, nullptr, "baseline"),
                                           arm("remote", 1100, 10.0, json::array({4.0, 12.0}), "slower"),
                                           arm("unpinned", 1000, 0.5, nullptr, "inconclusive")}}});
-  std::vector<json> trials = {{{"class", "c"}, {"arm", "local"}, {"summary", {{"bytes_per_s", 1e9}}}},
-                              {{"class", "c"}, {"arm", "local"}, {"summary", {{"bytes_per_s", 3e9}}}},
-                              {{"class", "c"}, {"arm", "local"}, {"summary", {{"bytes_per_s", 2e9}}}},
-                              {{"class", "c"}, {"arm", "remote"}, {"summary", {{"bytes_per_s", 9e9}}}}};
+  auto trial = [](const std::string& arm_name, double bytes_per_s) {
+    TrialRecord t;
+    t.class_name = "c";
+    t.arm = arm_name;
+    t.summary = {{"bytes_per_s", bytes_per_s}};
+    return t;
+  };
+  std::vector<TrialRecord> trials = {trial("local", 1e9), trial("local", 3e9), trial("local", 2e9), trial("remote", 9e9)};
   return {"run", summary, trials, {}};
 }
 
@@ -152,7 +157,7 @@ TEST(CheckEvaluate, ReadsTheCommittedRunAndRecomputesAMissingSummary) {
   RunEvidence ev = load_run_evidence(fixture);
   EXPECT_TRUE(ev.summary.value("complete", false));
   EXPECT_FALSE(ev.trials.empty());
-  std::string copy = ::testing::TempDir() + "/pb-check-nosummary";
+  std::string copy = ::testing::TempDir() + "/pb-check-nosummary-" + std::to_string(::getpid());
   std::filesystem::remove_all(copy);
   std::filesystem::create_directories(copy);
   for (const char* f : {"run.json", "trials.jsonl"}) std::filesystem::copy_file(fixture + "/" + f, copy + "/" + f);

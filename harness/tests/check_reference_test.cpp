@@ -2,7 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "placebench/harness/check/reference.h"
-#include "placebench/harness/check/units.h"
+#include "placebench/harness/check/metric_units.h"
 #include "placebench/harness/errors.h"
 
 using namespace placebench::harness;

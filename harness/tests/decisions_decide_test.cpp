@@ -1,5 +1,6 @@
 // The policy model of `placebench decide` against hand-checked numbers (docs/decisions.md, worked example 1).
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -211,6 +212,25 @@ TEST(DecideInput, YamlDecisionBlockNamesLine) {
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("configs/x.yaml:3: decision.gpus_per_job"), std::string::npos) << e.what();
   }
+  // One parser for both formats: the YAML is read as the JSON run.json keeps (and `decide` reads), with its lines.
+  auto yaml_error = [](const std::string& text) {
+    try {
+      parse_decision_yaml(YAML::Load(text)["decision"], "c.yaml");
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(yaml_error("decision: 5\n").rfind("c.yaml:1: decision: expected a mapping with job_length", 0), 0u)
+      << yaml_error("decision: 5\n");
+  EXPECT_EQ(yaml_error("decision:\n  job_length: 2h\n  gpus_per_job: 1\n  queue:\n    strict: 1m\n    any: 1m\n"),
+            "c.yaml:5: decision.queue: missing key 'prefer'");
+  EXPECT_EQ(yaml_error("decision:\n  job_length: 2h\n  gpus_per_job: \"8\"\n  queue: {strict: 1m, prefer: 1m, any: 1m}\n"),
+            "c.yaml:3: decision.gpus_per_job: expected a number");  // as decide would read run.json's copy
+  EXPECT_EQ(yaml_error("decision:\n  job_length: 2h\n  gpus_per_job: 1\n  queue: {strict: 1m, prefer: 1m, any: 1m}\n"
+                       "  queues: 3\n"),
+            "c.yaml:5: decision.queues: unknown key; accepted: job_length, gpus_per_job, queue {strict, prefer, any}, "
+            "objective, rate_per_gpu_hour, p_remote_any, p_local_prefer, any_arm");
   YAML::Node ok = YAML::Load("decision: {job_length: 36m, gpus_per_job: 4, queue: {strict: 1h, prefer: 20m, any: 90s}, objective: 0.3}");
   DecisionSpec s = parse_decision_yaml(ok["decision"], "c.yaml");
   EXPECT_EQ(s.job_length_s, 2160);
@@ -218,9 +238,17 @@ TEST(DecideInput, YamlDecisionBlockNamesLine) {
   EXPECT_DOUBLE_EQ(s.objective.turnaround_weight, 0.3);
 }
 
-// A copy of the run-basic fixture whose summary.json the test rewrites.
+// A copy of the run-basic fixture whose summary.json the test rewrites: a directory of its own per test,
+// process and copy (ctest -j runs the tests of this file at once, and other build trees share /tmp).
+std::filesystem::path scratch_dir() {
+  static int copies = 0;
+  return std::filesystem::temp_directory_path() /
+         ("pb_decide_scratch_" + std::to_string(::getpid()) + "_" +
+          ::testing::UnitTest::GetInstance()->current_test_info()->name() + "_" + std::to_string(++copies));
+}
+
 struct ScratchRun {
-  std::filesystem::path dir = std::filesystem::temp_directory_path() / "pb_decide_scratch_run";
+  std::filesystem::path dir = scratch_dir();
   nlohmann::json summary;
   ScratchRun() {
     std::filesystem::remove_all(dir);

@@ -1,4 +1,4 @@
-// Inventory on the project's own fixtures and on real machines' topologies (shared fixtures).
+// Inventory on the project's own fixtures and on real machines' topologies (hwloc's, tests/fixtures/topologies).
 // Expected GPU counts and NUMA nodes are what `lstopo-no-graphics --input FILE` shows.
 #include <gtest/gtest.h>
 
@@ -57,7 +57,7 @@ TEST(Inventory, OwnFourNodeAndCpuOnlyFixtures) {
 }
 
 TEST(Inventory, Dgx2HasSixteenGpusEightPerNode) {
-  PB_SHARED_TOPOLOGY_OR_SKIP(path, "nvidiaDGX2.xml");
+  std::string path = own_topology("nvidiaDGX2.xml");
   Inventory inv = load(path);
   ASSERT_EQ(inv.gpus.size(), 16u);
   for (int i = 0; i < 16; ++i) {
@@ -68,7 +68,7 @@ TEST(Inventory, Dgx2HasSixteenGpusEightPerNode) {
 }
 
 TEST(Inventory, Power8FourGpusDedupedAcrossCudaOpenclNvml) {
-  PB_SHARED_TOPOLOGY_OR_SKIP(path, "power8gpudistances.xml");
+  std::string path = own_topology("power8gpudistances.xml");
   Inventory inv = load(path);
   ASSERT_EQ(inv.gpus.size(), 4u);
   EXPECT_EQ(gpu_nodes(inv), (std::vector<int>{0, 0, 1, 1}));
@@ -76,7 +76,7 @@ TEST(Inventory, Power8FourGpusDedupedAcrossCudaOpenclNvml) {
 }
 
 TEST(Inventory, TwoSocketNodeWithOneCudaGpuOnNode1) {
-  PB_SHARED_TOPOLOGY_OR_SKIP(path, "32em64t-2n8c2t-pci-normalio.xml");
+  std::string path = own_topology("32em64t-2n8c2t-pci-normalio.xml");
   Inventory inv = load(path);
   ASSERT_EQ(inv.gpus.size(), 1u);
   EXPECT_EQ(inv.gpus[0].numa_node, 1);
@@ -86,7 +86,7 @@ TEST(Inventory, TwoSocketNodeWithOneCudaGpuOnNode1) {
 }
 
 TEST(Inventory, NodesWithoutNvidiaGpus) {
-  PB_SHARED_TOPOLOGY_OR_SKIP(p24, "24em64t-2n6c2t-pci.xml");
+  std::string p24 = own_topology("24em64t-2n6c2t-pci.xml");
   Inventory inv = load(p24);
   EXPECT_TRUE(inv.gpus.empty());  // three Tesla M2070 PCI devices that no driver claims: notes only
   EXPECT_EQ(std::count_if(inv.notes.begin(), inv.notes.end(),
@@ -97,12 +97,12 @@ TEST(Inventory, NodesWithoutNvidiaGpus) {
   EXPECT_EQ(gpu_nodes(counted), (std::vector<int>{0, 1, 1}));
   ASSERT_FALSE(inv.nics.empty());
   for (const auto& n : inv.nics) EXPECT_EQ(n.numa_node, 0) << n.name;
-  PB_SHARED_TOPOLOGY_OR_SKIP(p96, "96em64t-4n4d3ca2co-pci.xml");
+  std::string p96 = own_topology("96em64t-4n4d3ca2co-pci.xml");
   EXPECT_TRUE(load(p96).gpus.empty());
 }
 
 TEST(Inventory, NumaNodesSortedByOsIndexWithMatchingDistances) {
-  PB_SHARED_TOPOLOGY_OR_SKIP(path, "16amd64-4distances.xml");
+  std::string path = own_topology("16amd64-4distances.xml");
   Inventory inv = load(path);
   ASSERT_EQ(inv.numa_nodes.size(), 8u);
   for (size_t i = 0; i < inv.numa_nodes.size(); ++i) EXPECT_EQ(inv.numa_nodes[i].os_index, i);

@@ -1,4 +1,4 @@
-// Arm resolution on saved topologies: the project's fixtures and real machines (shared fixtures).
+// Arm resolution on saved topologies: the project's fixtures and real machines (hwloc's, tests/fixtures/topologies).
 #include <gtest/gtest.h>
 
 #include "fixtures.h"
@@ -48,7 +48,7 @@ TEST(Plan, EveryArmOnTheTwoSocketFixture) {
 }
 
 TEST(Plan, Dgx2Gpu3LocalIsNode0RemoteIsNode1) {
-  PB_SHARED_TOPOLOGY_OR_SKIP(path, "nvidiaDGX2.xml");
+  std::string path = own_topology("nvidiaDGX2.xml");
   auto plans = plan_arms(load(path), request({Arm::kLocal, Arm::kRemote}, 3));
   EXPECT_EQ(plans[0].mem_node, 0);
   EXPECT_EQ(plans[1].mem_node, 1);
@@ -56,11 +56,11 @@ TEST(Plan, Dgx2Gpu3LocalIsNode0RemoteIsNode1) {
 }
 
 TEST(Plan, Power8AndTheOneGpuNode) {
-  PB_SHARED_TOPOLOGY_OR_SKIP(p8, "power8gpudistances.xml");
+  std::string p8 = own_topology("power8gpudistances.xml");
   auto plans = plan_arms(load(p8), request({Arm::kLocal, Arm::kRemote}, 2));
   EXPECT_EQ(plans[0].mem_node, 1);
   EXPECT_EQ(plans[1].mem_node, 0);
-  PB_SHARED_TOPOLOGY_OR_SKIP(p32, "32em64t-2n8c2t-pci-normalio.xml");
+  std::string p32 = own_topology("32em64t-2n8c2t-pci-normalio.xml");
   auto one = plan_arms(load(p32), request({Arm::kLocal, Arm::kRemote}, 0));
   EXPECT_EQ(one[0].mem_node, 1);
   EXPECT_EQ(one[1].mem_node, 0);
@@ -83,7 +83,7 @@ TEST(Plan, RemoteIsTheFarthestByDistanceWithTiesToTheNextOsIndex) {
 }
 
 TEST(Plan, RealMachinesWithOddOsIndexOrder) {
-  PB_SHARED_TOPOLOGY_OR_SKIP(path, "16amd64-4distances.xml");
+  std::string path = own_topology("16amd64-4distances.xml");
   Inventory inv = load(path);
   for (const auto& n : inv.numa_nodes) {
     auto far = farthest_node(inv, static_cast<int>(n.os_index));

@@ -3,6 +3,7 @@
 // back is checked where it is read: a value of the wrong type is one InputError naming the file, the
 // line or key and the fix, never a JSON library exception.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -42,8 +43,9 @@ json with(json t, const std::string& key, json value) {
   return t;
 }
 
+// A directory of this process's own (other build trees run these tests in the same /tmp).
 std::string fresh(const std::string& name) {
-  std::string dir = ::testing::TempDir() + "/" + name;
+  std::string dir = ::testing::TempDir() + "/" + name + "-" + std::to_string(::getpid());
   std::filesystem::remove_all(dir);
   return dir;
 }
@@ -185,17 +187,8 @@ TEST(RunDirectory, TheConfigCopyIsChecked) {
   EXPECT_EQ(open_error(dir), "");
 }
 
-TEST(RunDirectory, SummaryIsChecked) {
-  std::string dir = fresh("pb-rundir-summary");
-  RunDirectory rd = RunDirectory::create("", dir, "h", run_json());
-  auto error = [&] {
-    try {
-      rd.read_summary();
-    } catch (const InputError& e) {
-      return std::string(e.what());
-    }
-    return std::string();
-  };
+// A summary of class "c" with its baseline arm, as analyze_run makes it.
+RunSummary typed_summary() {
   ClassAnalysis cls;
   cls.name = "c";
   cls.baseline = "local";
@@ -213,43 +206,109 @@ TEST(RunDirectory, SummaryIsChecked) {
   base.measured = true;
   base.median_ns = 110;
   cls.arms.push_back(base);
-  const RunSummary typed{{cls}, true, 2};
-  const json good = summary_to_json(typed);
-  auto write = [&](const json& j) { std::ofstream(dir + "/summary.json") << j.dump(2); };
-  rd.write_summary(typed);
-  EXPECT_EQ(error(), "");
-  EXPECT_EQ(summary_to_json(rd.read_summary()), good);  // the reader gives back what the writer wrote
+  return {{cls}, true, 2};
+}
+
+// A run directory whose summary.json a test rewrites, and the error of reading it back ("" when it reads).
+struct SummaryScratch {
+  std::string dir;
+  RunDirectory rd;
+  explicit SummaryScratch(const std::string& name) : dir(fresh(name)), rd(RunDirectory::create("", dir, "h", run_json())) {}
+  void write(const json& j) const { std::ofstream(dir + "/summary.json") << j.dump(2); }
+  std::string error() const {
+    try {
+      rd.read_summary();
+    } catch (const InputError& e) {
+      return e.what();
+    }
+    return "";
+  }
+};
+
+TEST(RunDirectory, SummaryReadsBackWhatWasWrittenAndChecksItsVersion) {
+  SummaryScratch s("pb-rundir-summary");
+  const json good = summary_to_json(typed_summary());
+  s.rd.write_summary(typed_summary());
+  EXPECT_EQ(s.error(), "");
+  EXPECT_EQ(summary_to_json(s.rd.read_summary()), good);  // the reader gives back what the writer wrote
   json old = good;
   old["schema_version"] = 1;
-  write(old);
-  EXPECT_NE(error().find("summary.json: schema_version 1 is not the 2 this placebench reads"), std::string::npos) << error();
-
-  std::ofstream(dir + "/summary.json") << "";
-  EXPECT_NE(error().find("summary.json:1: not valid JSON (the file is empty); rebuild it from trials.jsonl with "
-                         "`placebench compare " + dir + " --write-summary`"),
+  s.write(old);
+  EXPECT_NE(s.error().find("summary.json: schema_version 1 is not the 2 this placebench reads"), std::string::npos) << s.error();
+  std::ofstream(s.dir + "/summary.json") << "";
+  EXPECT_NE(s.error().find("summary.json:1: not valid JSON (the file is empty); rebuild it from trials.jsonl with "
+                           "`placebench compare " + s.dir + " --write-summary`"),
             std::string::npos)
-      << error();
-  std::ofstream(dir + "/summary.json") << good.dump(2).substr(0, 60);
-  EXPECT_NE(error().find("not valid JSON (cut short"), std::string::npos) << error();
+      << s.error();
+  std::ofstream(s.dir + "/summary.json") << good.dump(2).substr(0, 60);
+  EXPECT_NE(s.error().find("not valid JSON (cut short"), std::string::npos) << s.error();
+}
+
+TEST(RunDirectory, SummaryFieldsAreChecked) {
+  SummaryScratch s("pb-rundir-summary-fields");
+  const json good = summary_to_json(typed_summary());
   json bad = good;
   bad["classes"][0]["arms"][0]["median"] = "x";
-  write(bad);
-  EXPECT_NE(error().find("summary.json: classes[0].arms[0].median: expected a number, got \"x\"; the file is damaged"),
+  s.write(bad);
+  EXPECT_NE(s.error().find("summary.json: classes[0].arms[0].median: expected a number, got \"x\"; the file is damaged"),
             std::string::npos)
-      << error();
+      << s.error();
   bad = good;
   bad["complete"] = "yes";
-  write(bad);
-  EXPECT_NE(error().find("summary.json: complete: expected true or false"), std::string::npos) << error();
+  s.write(bad);
+  EXPECT_NE(s.error().find("summary.json: complete: expected true or false"), std::string::npos) << s.error();
   bad = good;
   bad["classes"][0]["arms"][0]["role"] = "control";  // a control arm never carries a verdict
-  write(bad);
-  EXPECT_NE(error().find("classes[0].arms[0].verdict: expected a verdict that fits role control"), std::string::npos)
-      << error();
-  bad = good;
-  bad["complete"] = "yes";
-  write(bad);
-  EXPECT_NE(error().find("summary.json: complete: expected true or false"), std::string::npos) << error();
+  s.write(bad);
+  EXPECT_NE(s.error().find("classes[0].arms[0].verdict: expected a verdict that fits role control"), std::string::npos)
+      << s.error();
+}
+
+// Each line through the one reader: the fields every reader uses, typed, and the line as written.
+TEST(RunDirectory, TrialLinesReadIntoRecords) {
+  std::string dir = fresh("pb-rundir-records");
+  RunDirectory rd = RunDirectory::create("", dir, "h", run_json());
+  json line = trial(0, "remote");
+  line["position"] = 1;
+  line["flags"] = {"degenerate"};
+  line["placement"] = {{"status", "verified"}, {"degenerate", true}, {"device_numa", 0}};
+  line["summary"]["bytes_per_s"] = 4e9;
+  line["summary"]["median_ci_ns"] = {100, 120};
+  line["system"] = {{"n_samples", 3}};
+  rd.append_trial(trial(0));
+  rd.append_trial(line);
+  std::vector<std::string> warnings;
+  std::vector<TrialRecord> records = RunDirectory::open(dir).read_trial_records(warnings);
+  ASSERT_EQ(records.size(), 2u);
+  const TrialRecord& r = records[1];
+  EXPECT_EQ(r.class_name, "c");
+  EXPECT_EQ(r.arm, "remote");
+  EXPECT_EQ(r.round, 0);
+  EXPECT_EQ(r.position, 1);
+  EXPECT_FALSE(records[0].position);
+  EXPECT_EQ(r.step_ns, (std::vector<double>{100, 110, 120}));
+  EXPECT_EQ(r.placement_status, "verified");
+  EXPECT_TRUE(r.degenerate);
+  EXPECT_TRUE(r.has_flag("degenerate"));
+  EXPECT_FALSE(r.has_flag("placement_"));
+  EXPECT_DOUBLE_EQ(trial_statistic(r, Statistic::kMedian), 110.0);
+  EXPECT_DOUBLE_EQ(r.summary.at("bytes_per_s"), 4e9);
+  EXPECT_EQ(r.summary.count("median_ci_ns"), 0u);  // numbers only
+  EXPECT_EQ(r.line, line);                         // and the whole line, for what only some printers read
+  EXPECT_EQ(RunDirectory::open(dir).read_trials(warnings).at(1), line);
+
+  std::ofstream(dir + "/trials.jsonl") << trial(0).dump() << "\n" << with(trial(1), "placement", {{"status", 5}}).dump() << "\n";
+  EXPECT_NE(trials_error(dir).find("trials.jsonl:2: placement.status: expected a string, got 5"), std::string::npos)
+      << trials_error(dir);
+  std::ofstream(dir + "/trials.jsonl") << with(trial(1), "position", -1).dump() << "\n";
+  EXPECT_NE(trials_error(dir).find("trials.jsonl:1: position: expected a whole number"), std::string::npos)
+      << trials_error(dir);
+  try {
+    trial_record_from_json(with(trial(1), "round", 9), RunDirectory::open(dir).config(), "t");
+    ADD_FAILURE() << "round 9 of a 4-round run was read";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("t: round: expected a whole number in [0, 3], got 9"), std::string::npos) << e.what();
+  }
 }
 
 TEST(RunDirectory, RunsStartedInTheSameSecondGetTheirOwnDirectories) {

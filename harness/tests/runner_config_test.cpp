@@ -1,6 +1,7 @@
 // Experiment configs: every shipped config parses; bad ones fail with file, line, key and accepted values;
 // pipeline classes are checked as the pipeline checks them (and against the machine before a run).
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -72,6 +73,64 @@ TEST(RunnerConfig, ErrorsNameFileLineKeyAndAcceptedValues) {
   for (const std::string& msg : {e}) EXPECT_EQ(msg.find('\n'), std::string::npos);
 }
 
+// One description of the fields (config_fields.h) gives the keys a config accepts, in its order, and the
+// checks of run.json's copy.
+TEST(RunnerConfig, OneDescriptionForTheYamlAndTheJsonCopy) {
+  EXPECT_EQ(error_of("experiment:\n  seeds: 3\n"),
+            "bad.yaml:2: experiment.seeds: unknown key; accepted keys: name, seed, rounds, order, warmup_steps, steps, "
+            "confidence, target_half_width_pct, output, contention");
+  EXPECT_EQ(error_of("classes:\n  - name: a\n    workload: {type: staging}\n    speed: 3\n"),
+            "bad.yaml:4: classes[0].speed: unknown key; accepted keys: name, workload, arms, gpu, device_numa, remote_node, "
+            "cpus_per_worker, allow_degenerate, margin_pct, statistic, decision");
+  EXPECT_EQ(error_of("classes:\n  - name: a\n    workload: {type: collective, copies: 3}\n"),
+            "bad.yaml:3: classes[0].workload.copies: unknown key; accepted keys: type, backend, op, dtype, redop, bytes");
+  EXPECT_EQ(error_of("classes:\n  - name: a\n    workload: {type: staging}\n    gpu: 0\n    device_numa: 0\n"),
+            "bad.yaml:5: classes[0].device_numa: give either gpu or device_numa, not both");
+  EXPECT_EQ(error_of("experiment: {rounds: {min: 30}}\n" + std::string(kMinimal)),
+            "bad.yaml:1: experiment.rounds: max is below min");
+  const std::string retired = error_of("experiment: {target_half_width_pct: 2}\n" + std::string(kMinimal));
+  EXPECT_EQ(retired.rfind("bad.yaml:1: experiment.target_half_width_pct: no longer used", 0), 0u) << retired;
+
+  ExperimentConfig c = parse_experiment_config(
+      "experiment: {seed: 7, rounds: {min: 3, max: 9, looks: 2}, order: abba}\n"
+      "classes:\n  - name: s\n    workload: {type: staging, direction: bidir, memory: pageable, bytes: 64K, copies: 2}\n"
+      "    arms: {baseline: local, compare: [remote, unpinned]}\n    gpu: 1\n    statistic: p99\n"
+      "  - name: p\n    workload: {type: pipeline, workers: 2, image: 32x16, step_compute: 2ms}\n"
+      "  - name: m\n    workload: {type: collective, backend: mpi, op: broadcast}\n",
+      "all.yaml");
+  EXPECT_TRUE(c.seed_given);
+  nlohmann::json j = config_to_json(c);
+  EXPECT_EQ(j["classes"][1]["workload"]["params"],
+            (nlohmann::json{{"workers", 2}, {"image_width", 32}, {"image_height", 16}, {"step_compute", 0.002}}));
+  EXPECT_EQ(j["classes"][2]["workload"]["params"],
+            (nlohmann::json{{"op", "broadcast"}, {"dtype", "float32"}, {"redop", "sum"}, {"bytes", 1 << 20}}));
+  EXPECT_EQ(config_to_json(config_from_json(j)), j);
+  auto copy_error = [&](const char* pointer, nlohmann::json value) {
+    nlohmann::json bad = j;
+    bad[nlohmann::json::json_pointer(pointer)] = std::move(value);
+    try {
+      config_from_json(bad, "r/run.json");
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  EXPECT_EQ(copy_error("/classes/0/device_numa", 0),
+            "r/run.json: config.classes[0].device_numa: give either gpu or device_numa, not both; the config copy is "
+            "damaged: restore run.json, or start a new run");
+  EXPECT_NE(copy_error("/classes/2/workload/backend", "cuda").find("config.classes[2].workload.backend: expected one of "
+                                                                  "auto, mpi, nccl, got \"cuda\""),
+            std::string::npos);
+  EXPECT_NE(copy_error("/classes/2/workload/params/op", nullptr).find("config.classes[2].workload.params.op: expected one of"),
+            std::string::npos);
+  EXPECT_NE(copy_error("/classes/1/workload/params/image_width", 0).find("params.image_width: expected a whole number in "
+                                                                        "[1, 1048576], got 0"),
+            std::string::npos);
+  EXPECT_EQ(copy_error("/classes/0/arms/compare/0", "local").find("config.classes[0].arms.compare[0]: expected an arm "
+                                                                  "other than the baseline"),
+            std::string("r/run.json: ").size());
+}
+
 // Pipeline classes and experiment.contention are checked as the pipeline will check them, at load time,
 // with the line of the key at fault (not at the class's first trial, after others were recorded).
 TEST(RunnerConfig, PipelineClassesAndContentionAreCheckedAtLoad) {
@@ -122,7 +181,7 @@ TEST(RunnerConfig, PipelineClassesAndContentionAreCheckedAtLoad) {
 
 // A class kept in its own file is reported at its own file and line.
 TEST(RunnerConfig, IncludedPipelineClassIsCheckedInItsFile) {
-  std::string dir = ::testing::TempDir() + "/pb-config-include";
+  std::string dir = ::testing::TempDir() + "/pb-config-include-" + std::to_string(::getpid());
   std::filesystem::create_directories(dir);
   std::ofstream(dir + "/p.yaml") << "name: p\nworkload:\n  type: pipeline\n  prefetch: 4\n  ring: 2\n";
   std::ofstream(dir + "/main.yaml") << "classes:\n  - include: p.yaml\n";

@@ -32,7 +32,9 @@ TEST(RunSimulation, AaAnyArmFalseDifferentIsAtMostFivePercent) {
     const SimulationResult r = simulate_runs(default_plan(600, margin, 11));
     EXPECT_LE(rate(r.any_false_different, r.experiments), 0.05) << "margin " << margin;
     // Not vacuous: at margin 0 the test does reject now and then (it is not conservative to zero).
-    if (margin == 0.0) EXPECT_GT(r.any_false_different, 0);
+    if (margin == 0.0) {
+      EXPECT_GT(r.any_false_different, 0);
+    }
   }
 }
 

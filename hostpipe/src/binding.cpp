@@ -1,4 +1,4 @@
-// Thread binding with sched_setaffinity (see binding.h).
+// Thread binding with sched_setaffinity and set_mempolicy (see binding.h).
 #include "placebench/hostpipe/binding.h"
 
 #include <numaif.h>
@@ -34,6 +34,18 @@ std::string bind_current_thread_memory(const std::vector<int>& nodes) {
   if (set_mempolicy(MPOL_BIND, mask, kMaskBits + 1) != 0)
     return std::string("set_mempolicy: ") + std::strerror(errno);
   return "";
+}
+
+std::string reset_current_thread_memory() {
+  if (set_mempolicy(MPOL_DEFAULT, nullptr, 0) == 0) return "";
+  int err = errno;
+  if (err == ENOSYS) return "";  // a kernel without NUMA policies: every allocation follows the default
+  int mode = -1;
+  if (get_mempolicy(&mode, nullptr, 0, nullptr, 0) == 0 && mode == MPOL_DEFAULT) return "";  // nothing to undo
+  return std::string("set_mempolicy(MPOL_DEFAULT): ") + std::strerror(err) +
+         (err == EPERM ? " (memory policies are not permitted here: a container needs CAP_SYS_NICE or a seccomp "
+                         "profile that allows set_mempolicy)"
+                       : "");
 }
 
 }  // namespace placebench::hostpipe

@@ -1,4 +1,4 @@
-// This process's cgroup CPU and memory limits (see sysmetrics/run_context.h). The tightest limit on
+// This process's cgroup CPU and memory limits (see sysmetrics/sysmetrics_context.h). The tightest limit on
 // the way from the process's cgroup up to the mount root counts: in Kubernetes the pod's cgroup can
 // limit more than the container's. cgroup v1 (and the v1/v2 hybrid) is read before v2, since a
 // controller bound to a v1 hierarchy is not available in the unified one.
@@ -7,7 +7,7 @@
 #include <sstream>
 
 #include "placebench/hostpipe/sysmetrics/proc_readers.h"
-#include "placebench/hostpipe/sysmetrics/run_context.h"
+#include "placebench/hostpipe/sysmetrics/sysmetrics_context.h"
 
 namespace placebench::hostpipe::sysmetrics {
 

@@ -1,5 +1,5 @@
-// JSON of sampler summaries and run context extras (see sysmetrics/json.h).
-#include "placebench/hostpipe/sysmetrics/json.h"
+// JSON of sampler summaries and run context extras (see sysmetrics/sysmetrics_json.h).
+#include "placebench/hostpipe/sysmetrics/sysmetrics_json.h"
 
 #include <cmath>
 #include <nlohmann/json.hpp>

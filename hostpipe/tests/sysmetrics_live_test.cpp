@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "placebench/hostpipe/process_limits.h"
-#include "placebench/hostpipe/sysmetrics/json.h"
+#include "placebench/hostpipe/sysmetrics/sysmetrics_json.h"
 #include "placebench/hostpipe/sysmetrics/sampler.h"
 
 using namespace placebench::hostpipe::sysmetrics;

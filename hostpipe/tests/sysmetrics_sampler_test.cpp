@@ -9,7 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "placebench/hostpipe/sysmetrics/json.h"
+#include "placebench/hostpipe/sysmetrics/sysmetrics_json.h"
 #include "placebench/hostpipe/sysmetrics/nvml_device.h"
 #include "placebench/hostpipe/sysmetrics/sampler.h"
 

@@ -2,10 +2,11 @@
 `placebench collective --json` files; busbw as nccl-tests defines it, docs/cli.md)."""
 from collections import defaultdict
 
+from .load import Doc
 from .plotting import arm_colour, figure, human_bytes, to_img
 
 
-def collective_series(docs):
+def collective_series(docs: list[Doc]) -> dict[str, dict[tuple, list[tuple]]]:
     """{op: {(label, arm): [(size, busbw, variant)]}}; variant = type and in-place/out-of-place, which
     nccl-tests reports as separate rows of one size."""
     ops = defaultdict(lambda: defaultdict(list))
@@ -20,7 +21,7 @@ def collective_series(docs):
     return ops
 
 
-def collectives_figure(docs):
+def collectives_figure(docs: list[Doc]) -> str | None:
     ops = collective_series(docs)
     if not ops:
         return None

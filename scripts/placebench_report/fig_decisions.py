@@ -1,13 +1,14 @@
 """Decisions (`placebench decide --json`, docs/decisions.md): the per-class policy table and, per class,
 efficiency (GPU-minutes per job) against turnaround for strict, prefer and any, each with its CI carried
 from the measured ratio; the recommended policy is ringed."""
-from .htmlkit import badge, esc, note, num, table
+from .htmlkit import Markup, badge, esc, note, num, table
+from .load import Doc
 from .plotting import figure, to_img
 
 POLICY_COLOURS = {"strict": "#1b9e77", "prefer": "#e6ab02", "any": "#d95f02"}
 
 
-def policy_table(cls):
+def policy_table(cls: dict) -> str:
     rows = []
     for p in cls.get("policies", []):
         rows.append([p.get("policy"), num(p.get("remote_share"), 3), num(p.get("exec_min")), num(p.get("queue_min")),
@@ -18,13 +19,13 @@ def policy_table(cls):
                   "saved vs any (GPU-min)", "turnaround vs any (min)", "cost / job", "score"], rows)
 
 
-def recommendation_badge(c: dict) -> tuple:
+def recommendation_badge(c: dict) -> Markup:
     """A class's recommendation as a badge: a policy green, inconclusive grey, none red."""
     rec = c.get("recommendation", "none")
     return badge(rec, "ok" if rec in ("strict", "prefer", "any") else "warn" if rec == "inconclusive" else "bad")
 
 
-def summary_table(doc) -> str:
+def summary_table(doc: Doc) -> str:
     rows = []
     for c in doc.data.get("classes", []):
         why = c.get("rationale") or c.get("reason") or ""
@@ -35,7 +36,7 @@ def summary_table(doc) -> str:
     return table(["class", "recommendation", "leaning", "break-even ratio", "why"], rows)
 
 
-def tradeoff_figure(doc):
+def tradeoff_figure(doc: Doc) -> str | None:
     classes = [c for c in doc.data.get("classes", []) if c.get("decidable", True) and c.get("policies")]
     if not classes:
         return None
@@ -66,7 +67,7 @@ def tradeoff_figure(doc):
     return to_img(fig, "Efficiency against turnaround per policy and class")
 
 
-def decisions_section(doc):
+def decisions_section(doc: Doc) -> str:
     parts = [note(f"From {doc.path}: source {doc.data.get('source', '?')}."), summary_table(doc)]
     img = tradeoff_figure(doc)
     if img:

@@ -3,12 +3,14 @@
 A control arm (an A/A control on the baseline's placement) or an unrealised arm is no comparison: its row
 is grey and hatched, with its role in the label."""
 import math
+from collections.abc import Sequence
 
 from . import roles
+from .load import Run
 from .plotting import NOT_COMPARED_COLOUR, NOT_COMPARED_HATCH, VERDICT_COLOURS, arm_label, figure, to_img
 
 
-def forest_rows(runs: list) -> list:
+def forest_rows(runs: list[Run]) -> list[dict]:
     rows = []
     for run in runs:
         arm_roles = roles.of_run(run)
@@ -26,11 +28,11 @@ def forest_rows(runs: list) -> list:
     return rows
 
 
-def finite_ci(ci):
+def finite_ci(ci: Sequence[float | None] | None) -> bool:
     return bool(ci) and all(v is not None and math.isfinite(v) for v in ci)
 
 
-def forest_figure(runs: list) -> str | None:
+def forest_figure(runs: list[Run]) -> str | None:
     rows = forest_rows(runs)
     if not rows:
         return None

@@ -3,12 +3,13 @@ is drawn as waiting (ready -> joined: resources held while the gang is incomplet
 first step) and working (first step -> released); the stranded interval of every rank (own ready -> group
 ready, or -> release for an abandoned attempt) is hatched red, and the attempt windows of the schedule
 are shaded. Times are seconds since the earliest process start (docs/decisions.md, cost --from)."""
+from .load import Doc
 from .plotting import figure, to_img
 
 STRANDED = "#d62728"
 
 
-def _attempt_segments(a, group_ready, completed):
+def _attempt_segments(a: dict, group_ready: float | None, completed: bool) -> list[tuple[str, float, float]]:
     ready, joined, first, released = a.get("ready_s"), a.get("joined_s"), a.get("first_step_s"), a.get("released_s")
     segs = []
     if ready is None:
@@ -23,7 +24,7 @@ def _attempt_segments(a, group_ready, completed):
     return segs
 
 
-def gang_figure(doc):
+def gang_figure(doc: Doc) -> str | None:
     g = doc.data
     ranks = g.get("ranks") or []
     if not ranks:

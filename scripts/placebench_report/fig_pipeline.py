@@ -12,6 +12,7 @@ from statistics import median
 
 import numpy as np
 
+from .load import Doc
 from .plotting import NOT_COMPARED, NOT_COMPARED_HATCH, arm_colour, arm_label, figure, time_unit, to_img
 
 PARTS = [("wait", "#d95f02"), ("copy", "#e6ab02"), ("compute", "#1f78b4"), ("other", "#cab2d6"),
@@ -45,11 +46,11 @@ def with_other(parts: dict, step_ns: float) -> tuple[dict, float]:
     return dict(parts), (-residual if -residual > rounding_ns(step_ns) else 0.0)
 
 
-def _number(v) -> bool:
+def _number(v: object) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool)
 
 
-def mean_split(trials: list) -> tuple[dict, float, float] | None:
+def mean_split(trials: list[dict]) -> tuple[dict, float, float] | None:
     """(parts, mean step, excess) from trial summaries with the parts' means, weighted by each trial's
     number of steps; None when a trial lacks one of them."""
     sums = [t.get("summary") or {} for t in trials]
@@ -72,7 +73,8 @@ def mean_split(trials: list) -> tuple[dict, float, float] | None:
     return parts, step, excess
 
 
-def split_from_trials(trials: list, class_name, arm_order: list, roles: dict | None = None) -> list:
+def split_from_trials(trials: list[dict], class_name: object, arm_order: list,
+                      roles: dict | None = None) -> list[SplitRow]:
     """[SplitRow] from the pipeline trials of one class: by means when the trial summaries carry
     wait_ns_mean, h2d_ns_mean and compute_ns_mean, else the median step split into the median wait
     (wait_ns_median) and the rest. roles: {arm: role name} (roles.of_class)."""
@@ -102,7 +104,7 @@ def split_from_trials(trials: list, class_name, arm_order: list, roles: dict | N
     return out
 
 
-def split_from_docs(docs: list) -> list:
+def split_from_docs(docs: list[Doc]) -> list[SplitRow]:
     """[SplitRow] from `pipeline --json` files: the mean of each part over the file's steps beside the
     mean step time (step_ns; the parts' sum where a step has none)."""
     out = []
@@ -128,7 +130,7 @@ def split_from_docs(docs: list) -> list:
     return out
 
 
-def split_note(rows: list) -> str:
+def split_note(rows: list[SplitRow]) -> str:
     """What the split figure's bars are, for the note under it."""
     words = []
     if any(r.basis == "mean" for r in rows):
@@ -144,7 +146,7 @@ def split_note(rows: list) -> str:
     return " ".join(words)
 
 
-def pipeline_figure(rows: list, title: str) -> str | None:
+def pipeline_figure(rows: list[SplitRow], title: str) -> str | None:
     """rows as split_from_*; an <img> or None."""
     if not rows:
         return None

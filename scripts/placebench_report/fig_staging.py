@@ -2,10 +2,11 @@
 samples with the p10-p90 band, log-scaled sizes. 1 GB/s = 1e9 B/s, as placebench reports it."""
 from collections import defaultdict
 
+from .load import Doc
 from .plotting import arm_colour, figure, human_bytes, to_img
 
 
-def staging_series(docs):
+def staging_series(docs: list[Doc]) -> dict[tuple, list[tuple]]:
     """{(arm, direction, memory, backend): [(bytes, median, p10, p90)]}"""
     series = defaultdict(list)
     for d in docs:
@@ -16,7 +17,7 @@ def staging_series(docs):
     return {k: sorted(v, key=lambda p: p[0]) for k, v in series.items()}  # by size (a bandwidth may be null)
 
 
-def staging_figure(docs):
+def staging_figure(docs: list[Doc]) -> str | None:
     series = staging_series(docs)
     if not series:
         return None

@@ -9,7 +9,8 @@ from matplotlib.ticker import FuncFormatter
 from .plotting import NOT_COMPARED, NOT_COMPARED_HATCH, arm_colour, arm_label, figure, time_unit, to_img
 
 
-def steps_by_arm(trials, class_name, arm_order):
+def steps_by_arm(trials: list[dict], class_name: object,
+                 arm_order: list) -> tuple[list, dict[object, list[float]], dict[object, list[float]]]:
     steps, medians = defaultdict(list), defaultdict(list)
     for t in trials:
         if t.get("class") != class_name:
@@ -22,7 +23,7 @@ def steps_by_arm(trials, class_name, arm_order):
     return arms, steps, medians
 
 
-def distribution_figure(trials: list, class_name, arm_order: list, statistic="median",
+def distribution_figure(trials: list[dict], class_name: object, arm_order: list, statistic: str | None = "median",
                         roles: dict | None = None) -> str | None:
     """An <img> with the ECDF and the box plot, or None when the class has no steps. roles: {arm: role
     name} (roles.of_class)."""

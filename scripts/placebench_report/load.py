@@ -9,7 +9,9 @@ staging, pipeline, collective, gang and decide carry their own (1). `placebench 
 """
 import json
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from . import validate
 
@@ -27,18 +29,18 @@ class InputProblem(Exception):
 class Run:
     path: str
     run: dict
-    trials: list
+    trials: list[dict]
     summary: dict | None
-    warnings: list = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
 
     @property
-    def name(self):
+    def name(self) -> str:
         return os.path.basename(os.path.normpath(self.path))
 
-    def classes(self):
+    def classes(self) -> list[dict]:
         return (self.summary or {}).get("classes", [])
 
-    def config_classes(self):
+    def config_classes(self) -> list[dict]:
         return self.run.get("config", {}).get("classes", [])
 
 
@@ -50,25 +52,25 @@ class Doc:
     data: dict
 
     @property
-    def name(self):
+    def name(self) -> str:
         return os.path.basename(self.path)
 
 
 @dataclass
 class Inputs:
-    runs: list = field(default_factory=list)
-    staging: list = field(default_factory=list)
-    pipeline: list = field(default_factory=list)
-    collective: list = field(default_factory=list)
-    gang: list = field(default_factory=list)
-    decide: list = field(default_factory=list)
-    warnings: list = field(default_factory=list)
+    runs: list[Run] = field(default_factory=list)
+    staging: list[Doc] = field(default_factory=list)
+    pipeline: list[Doc] = field(default_factory=list)
+    collective: list[Doc] = field(default_factory=list)
+    gang: list[Doc] = field(default_factory=list)
+    decide: list[Doc] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
 
-    def empty(self):
+    def empty(self) -> bool:
         return not (self.runs or self.staging or self.pipeline or self.collective or self.gang or self.decide)
 
 
-def check_schema(path: str, obj, required: bool = True, known: set = FILE_SCHEMA_VERSIONS,
+def check_schema(path: str, obj: object, required: bool = True, known: set[int] = FILE_SCHEMA_VERSIONS,
                  older_fix: str | None = None) -> None:
     """InputProblem unless obj carries a schema_version in `known`; `older_fix` is the fix offered for a
     version older than every known one (default: the report of the placebench version that wrote it)."""
@@ -86,7 +88,7 @@ def check_schema(path: str, obj, required: bool = True, known: set = FILE_SCHEMA
         raise InputProblem(f"{path}: schema_version {v!r} is not one this report reads ({names}); {fix}")
 
 
-def read_text(path):
+def read_text(path: str) -> str:
     """The file's text, or InputProblem: a directory, unreadable, or not UTF-8 text."""
     if os.path.isdir(path):
         raise InputProblem(f"{path}: a directory, not a file; restore the file")
@@ -99,7 +101,7 @@ def read_text(path):
         raise InputProblem(f"{path}: not UTF-8 text (byte {e.start}); restore the file") from None
 
 
-def read_json(path):
+def read_json(path: str) -> Any:
     try:
         return json.loads(read_text(path))
     except json.JSONDecodeError as e:
@@ -108,7 +110,7 @@ def read_json(path):
         raise InputProblem(f"{path}: nested too deeply to be a placebench result") from None
 
 
-def require_types(value, spec, place, fix):
+def require_types(value: object, spec: validate.Spec, place: str, fix: str) -> None:
     """InputProblem "PLACE: KEY: expected X, got Y; FIX" when a field the report reads has another type."""
     why = validate.problem_in(value, spec)
     if why:
@@ -118,7 +120,7 @@ def require_types(value, spec, place, fix):
 DAMAGED = "the file is damaged: restore it, or write it again with placebench"
 
 
-def read_trials(path, warnings):
+def read_trials(path: str, warnings: list[str]) -> list[dict]:
     """trials.jsonl: a truncated last line (a crash mid-write) is skipped with a warning, as placebench does.
     Missing, a directory or unreadable is an error, as is a line whose fields have the wrong types."""
     if not os.path.exists(path):
@@ -166,7 +168,7 @@ def load_run(path: str) -> Run:
     return Run(path, run, trials, summary, warnings)
 
 
-def classify(obj):
+def classify(obj: object) -> str | None:
     """The kind of a JSON result, by the fields its documentation promises; None when unknown."""
     if not isinstance(obj, dict):
         return None
@@ -192,7 +194,7 @@ def classify(obj):
 UNVERSIONED_KINDS = {"staging", "pipeline"}
 
 
-def load_json_file(path, inputs, explicit=True):
+def load_json_file(path: str, inputs: Inputs, explicit: bool = True) -> None:
     obj = read_json(path)
     kind = classify(obj)
     if kind is None:
@@ -207,7 +209,7 @@ def load_json_file(path, inputs, explicit=True):
     getattr(inputs, kind).append(Doc(path, kind, obj))
 
 
-def scan_folder(folder, inputs, depth=0):
+def scan_folder(folder: str, inputs: Inputs, depth: int = 0) -> int:
     """A folder of results (e.g. what a cluster job collected): run directories and JSON results at any
     depth up to 4; JSON files of other kinds are skipped with a warning. Returns how many were found."""
     found = 0
@@ -228,7 +230,7 @@ def scan_folder(folder, inputs, depth=0):
     return found
 
 
-def load_inputs(paths):
+def load_inputs(paths: Sequence[str]) -> Inputs:
     inputs = Inputs()
     for p in paths:
         if os.path.isdir(p):

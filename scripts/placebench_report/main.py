@@ -7,14 +7,15 @@ import argparse
 import os
 import sys
 import tempfile
+from collections.abc import Sequence
 
 from .htmlkit import GENERATOR
-from .load import InputProblem, load_inputs
+from .load import InputProblem, Inputs, load_inputs
 
 OLD_REPORT = "by scripts/report.py from"  # the header note of reports written before the marker
 
 
-def parse_args(argv):
+def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     p = argparse.ArgumentParser(prog="report.py", description="One self-contained HTML report of placebench results.")
     p.add_argument("inputs", nargs="+", metavar="INPUT",
                    help="run directories, result JSON files (staging, pipeline, collective, gang, decide), or folders of them")
@@ -25,7 +26,7 @@ def parse_args(argv):
     return p.parse_args(argv)
 
 
-def written_by_report(path):
+def written_by_report(path: str) -> bool:
     """An existing file may be replaced when it is empty or an HTML report this tool wrote."""
     try:
         with open(path, "rb") as f:
@@ -35,7 +36,7 @@ def written_by_report(path):
     return head == "" or GENERATOR in head or (head.startswith("<!DOCTYPE html>") and OLD_REPORT in head)
 
 
-def output_problem(output, arg_inputs, inputs):
+def output_problem(output: str, arg_inputs: Sequence[str], inputs: Inputs) -> str | None:
     """Why writing `output` would lose something (one line), or None."""
     out = os.path.realpath(output)
     again = "; write the report elsewhere (e.g. -o report.html)"
@@ -55,7 +56,7 @@ def output_problem(output, arg_inputs, inputs):
     return None
 
 
-def write_atomically(path, text):
+def write_atomically(path: str, text: str) -> None:
     directory = os.path.dirname(os.path.abspath(path))
     fd, tmp = tempfile.mkstemp(prefix=".report-", suffix=".html", dir=directory)
     try:
@@ -69,7 +70,7 @@ def write_atomically(path, text):
         raise
 
 
-def main(argv):
+def main(argv: Sequence[str]) -> int:
     args = parse_args(argv)
     try:
         inputs = load_inputs(args.inputs)

@@ -2,18 +2,33 @@
 Sections appear only for the kinds of results given; each says where its numbers come from."""
 import datetime
 import os
+from collections.abc import Callable, Sequence
+from typing import TypeVar
 
-from . import (context, fig_collectives, fig_decisions, fig_forest, fig_gang, fig_pipeline, fig_staging, fig_steps,
-               overview, roles, verdicts)
+from . import (
+    context,
+    fig_collectives,
+    fig_decisions,
+    fig_forest,
+    fig_gang,
+    fig_pipeline,
+    fig_staging,
+    fig_steps,
+    overview,
+    roles,
+    verdicts,
+)
 from .htmlkit import GENERATOR, badge, esc, note, num, section, table
-from .load import InputProblem
+from .load import Doc, InputProblem, Inputs, Run
+
+T = TypeVar("T")
 
 # What a value of an unexpected type raises while a section is drawn (load.py checks the types of the
 # fields it knows are read; this names the file of anything it missed, in one line).
 DRAWING_ERRORS = (TypeError, ValueError, KeyError, AttributeError, IndexError, ZeroDivisionError, OverflowError)
 
 
-def drawn_from(paths, build, *args):
+def drawn_from(paths: Sequence[str], build: Callable[..., T], *args: object) -> T:
     """build(*args), with a drawing error turned into InputProblem naming the input files."""
     try:
         return build(*args)
@@ -55,7 +70,7 @@ window.addEventListener("load", function () {
 </script>"""
 
 
-def class_block(run, cls: dict, cfg_by_name: dict) -> str:
+def class_block(run: Run, cls: dict, cfg_by_name: dict) -> str:
     name = cls.get("name")
     cfg = cfg_by_name.get(name, {})
     arms_cfg = cfg.get("arms", {})
@@ -82,7 +97,7 @@ def class_block(run, cls: dict, cfg_by_name: dict) -> str:
     return f'<h3 id="{esc(run.name)}-{esc(name)}">Class {esc(name)}</h3>' + "".join(parts)
 
 
-def run_section(run, idx: int) -> str:
+def run_section(run: Run, idx: int) -> str:
     cfg_by_name = {c.get("name"): c for c in run.config_classes()}
     parts = ["<h3>Context</h3>", context.run_context_section(run)]
     if run.summary is None:
@@ -102,11 +117,11 @@ def run_section(run, idx: int) -> str:
     return section(f"run-{idx}", f"Run {run.name}", "".join(parts))
 
 
-def build_page(inputs, title: str | None = None) -> str:
+def build_page(inputs: Inputs, title: str | None = None) -> str:
     title = title or ("placebench report: " + ", ".join(r.name for r in inputs.runs) if inputs.runs else "placebench report")
     body, toc = [], []
 
-    def add(anchor, heading, html):
+    def add(anchor: str, heading: str, html: str) -> None:
         toc.append(f'<li><a href="#{esc(anchor)}">{esc(heading)}</a></li>')
         body.append(section(anchor, heading, html))
 
@@ -128,7 +143,7 @@ def build_page(inputs, title: str | None = None) -> str:
     return page_html(inputs, title, toc, body)
 
 
-def add_doc_sections(kind: str, docs: list, add) -> None:
+def add_doc_sections(kind: str, docs: list[Doc], add: Callable[[str, str, str], None]) -> None:
     """The section of result files of one kind (pipeline, staging, collective, gang or decide)."""
     if kind == "pipeline":
         rows = fig_pipeline.split_from_docs(docs)
@@ -172,11 +187,11 @@ def add_doc_sections(kind: str, docs: list, add) -> None:
         add("decisions", "Decisions", "".join(fig_decisions.decisions_section(d) for d in docs))
 
 
-def page_html(inputs, title, toc, body):
+def page_html(inputs: Inputs, title: str, toc: list[str], body: list[str]) -> str:
     absent = [k for k, v in (("runs", inputs.runs), ("pipeline files", inputs.pipeline), ("staging", inputs.staging),
                              ("collectives", inputs.collective), ("gang", inputs.gang), ("decisions", inputs.decide))
               if not v]
-    generated = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    generated = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
     header = (f"<h1>{esc(title)}</h1>" + note(f"Generated {generated} by scripts/report.py from "
                                               f"{len(inputs.runs)} run(s) and "
                                               f"{len(inputs.staging) + len(inputs.pipeline) + len(inputs.collective) + len(inputs.gang) + len(inputs.decide)} "

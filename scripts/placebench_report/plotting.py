@@ -3,11 +3,14 @@ figure turned into an embedded <img> (base64 PNG, so the report needs no network
 import base64
 import html
 import io
+from collections.abc import Iterable
+from typing import Any
 
 import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib.figure import Figure  # noqa: E402
 
 plt.rcParams.update({
     "figure.dpi": 100,
@@ -49,7 +52,7 @@ NOT_COMPARED_COLOUR = "#9a9a9a"
 NOT_COMPARED_HATCH = "///"
 
 
-def arm_colour(arm, role: str | None = None) -> str:
+def arm_colour(arm: object, role: str | None = None) -> str:
     if role in NOT_COMPARED:
         return NOT_COMPARED_COLOUR
     if arm in ARM_COLOURS:
@@ -57,12 +60,12 @@ def arm_colour(arm, role: str | None = None) -> str:
     return _EXTRA[sum(map(ord, str(arm))) % len(_EXTRA)]
 
 
-def arm_label(arm, role: str | None = None) -> str:
+def arm_label(arm: object, role: str | None = None) -> str:
     """The arm's name, with "(control)" or "(unrealised)" for an arm that is no comparison."""
     return f"{arm} ({role})" if role in NOT_COMPARED else str(arm)
 
 
-def time_unit(values_ns):
+def time_unit(values_ns: Iterable[float | None]) -> tuple[str, float]:
     """A readable unit for times given in ns: (name, divisor)."""
     vals = [v for v in values_ns if v is not None]
     top = max(vals) if vals else 0
@@ -72,7 +75,7 @@ def time_unit(values_ns):
     return "ns", 1.0
 
 
-def human_bytes(n):
+def human_bytes(n: float) -> str:
     n = float(n)
     for unit in ("B", "KiB", "MiB", "GiB", "TiB"):
         if n < 1024 or unit == "TiB":
@@ -81,11 +84,12 @@ def human_bytes(n):
     return f"{n} B"
 
 
-def figure(width=7.5, height=3.2, ncols=1, nrows=1, **kw):
+def figure(width: float = 7.5, height: float = 3.2, ncols: int = 1, nrows: int = 1, **kw: Any) -> tuple[Figure, Any]:
+    """plt.subplots: (the figure, its axes: one Axes, or an array of them)."""
     return plt.subplots(nrows, ncols, figsize=(width, height), **kw)
 
 
-def to_img(fig, alt):
+def to_img(fig: Figure, alt: str) -> str:
     """The figure as an <img> with a base64 PNG; closes the figure."""
     buf = io.BytesIO()
     fig.tight_layout()

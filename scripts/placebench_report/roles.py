@@ -9,7 +9,8 @@ every figure draws them grey and hatched (plotting.NOT_COMPARED).
 from collections import defaultdict
 from dataclasses import dataclass
 
-from .htmlkit import badge
+from .htmlkit import Markup, badge
+from .load import Run
 from .plotting import NOT_COMPARED
 
 
@@ -29,7 +30,7 @@ def trial_is_degenerate(trial: dict) -> bool:
     return bool(placement.get("degenerate")) or any(f.split(":")[0] == "degenerate" for f in trial.get("flags", []))
 
 
-def of_run(run) -> dict:
+def of_run(run: Run) -> dict[tuple[object, object], Role]:
     """{(class, arm): Role} for every arm of the run's summary and trials."""
     trials = defaultdict(list)
     for t in run.trials:
@@ -55,7 +56,7 @@ def of_run(run) -> dict:
     return roles
 
 
-def of_class(run, class_name) -> dict:
+def of_class(run: Run, class_name: object) -> dict[object, str]:
     """{arm: role name} of one class, what the figures take."""
     return {arm: r.name for (cls, arm), r in of_run(run).items() if cls == class_name}
 
@@ -68,6 +69,6 @@ def role_words(role: Role) -> str:
     return role.name
 
 
-def role_badge(role: Role) -> tuple:
+def role_badge(role: Role) -> Markup:
     """The distinct (grey, hatched) badge of an arm that is no comparison."""
     return badge(role_words(role), role.name)

@@ -7,17 +7,19 @@ report shows "-" or skips it) unless marked required; null only where the report
 """
 import json
 import math
+from collections.abc import Callable, Iterable
+from typing import NoReturn
 
 
 class Problem(Exception):
     """A field of the wrong type: `key` (a path such as rows[0].bytes) and the message without place."""
 
-    def __init__(self, key, message):
+    def __init__(self, key: str, message: str) -> None:
         super().__init__(message)
         self.key = key
 
 
-def describe(value):
+def describe(value: object) -> str:
     if isinstance(value, dict):
         return "a map"
     if isinstance(value, list):
@@ -29,23 +31,23 @@ def describe(value):
 class Spec:
     what = "?"
 
-    def ok(self, value):
+    def ok(self, value: object) -> bool:
         return True
 
-    def check(self, value, key):
+    def check(self, value: object, key: str) -> None:
         if not self.ok(value):
             self.fail(value, key)
 
-    def fail(self, value, key):
+    def fail(self, value: object, key: str) -> NoReturn:
         raise Problem(key, f"{key + ': ' if key else ''}expected {self.what}, got {describe(value)}")
 
 
 class Scalar(Spec):
-    def __init__(self, what, test):
+    def __init__(self, what: str, test: Callable[[object], bool]) -> None:
         self.what, self.ok = what, test
 
 
-def _is_number(v):
+def _is_number(v: object) -> bool:
     if isinstance(v, bool) or not isinstance(v, (int, float)):
         return False
     return isinstance(v, int) or math.isfinite(v)
@@ -63,11 +65,11 @@ KEY = Scalar("a string or a number", lambda v: not isinstance(v, (list, dict)))
 class Opt(Spec):
     """null, or what `inner` accepts."""
 
-    def __init__(self, inner):
+    def __init__(self, inner: Spec) -> None:
         self.inner = inner
         self.what = f"{inner.what} or null"
 
-    def check(self, value, key):
+    def check(self, value: object, key: str) -> None:
         if value is not None:
             try:
                 self.inner.check(value, key)
@@ -80,12 +82,12 @@ class Opt(Spec):
 class List(Spec):
     what = "a list"
 
-    def __init__(self, item=ANY, length=None):
+    def __init__(self, item: Spec = ANY, length: int | None = None) -> None:
         self.item, self.length = item, length
         if length:
             self.what = f"a list of {length}"
 
-    def check(self, value, key):
+    def check(self, value: object, key: str) -> None:
         if not isinstance(value, list) or (self.length and len(value) != self.length):
             self.fail(value, key)
         for i, v in enumerate(value):
@@ -96,10 +98,10 @@ class Map(Spec):
     """A JSON object; `fields`: key -> Spec, checked when present. Keys in `required` must be present."""
     what = "a map"
 
-    def __init__(self, fields, required=()):
+    def __init__(self, fields: dict[str, Spec], required: Iterable[str] = ()) -> None:
         self.fields, self.required = fields, set(required)
 
-    def check(self, value, key):
+    def check(self, value: object, key: str) -> None:
         if not isinstance(value, dict):
             self.fail(value, key)
         for name, spec in self.fields.items():
@@ -199,7 +201,7 @@ KINDS = {
 }
 
 
-def problem_in(value, spec):
+def problem_in(value: object, spec: Spec) -> str | None:
     """"KEY: expected X, got Y" when `value` does not fit `spec`, else None."""
     try:
         spec.check(value, "")

@@ -3,7 +3,7 @@ statistic over rounds with its CI over rounds, the paired ratio against the base
 verdict, why the sequential plan stopped, the effect it could detect, the Holm-adjusted p and the
 dependence between rounds. The pooled-step median is only in a fold-out, labelled within-run: it pools
 steps of every round and says nothing about round-to-round spread, which is what decides."""
-from .htmlkit import badge, ci_pct, esc, note, num, pct, table
+from .htmlkit import Markup, badge, ci_pct, esc, note, num, pct, table
 from .plotting import time_unit
 from .roles import Role, role_badge
 
@@ -12,7 +12,7 @@ ARM_STOP_WORDS = {"decided": "decided", "max_rounds": "max rounds spent", "conti
                   "before_first_look": "before first look", "": "-"}
 
 
-def stop_words(reason) -> str:
+def stop_words(reason: str | None) -> str:
     if reason is None:
         return "-"
     return ARM_STOP_WORDS.get(reason, str(reason))
@@ -31,7 +31,7 @@ def statistic_scale(cls: dict) -> tuple[str, float]:
     return time_unit(values)
 
 
-def scaled(value, div: float) -> str:
+def scaled(value: float | None, div: float) -> str:
     return "-" if value is None else num(value / div, 4)
 
 
@@ -43,21 +43,21 @@ def ci_over_rounds(arm: dict, div: float) -> str:
     return f"[{scaled(ci[0], div)}, {scaled(ci[1], div)}]" + (f" ({num(level * 100, 4)}%)" if level is not None else "")
 
 
-def dependence(arm: dict) -> str | tuple:
+def dependence(arm: dict) -> str | Markup:
     lag1 = arm.get("lag1")
     if arm.get("dependence_flagged"):
         return badge(f"dependent: lag-1 {num(lag1, 2)}, CI x{num(arm.get('ci_inflation'), 3)}", "warn")
     return "-" if lag1 is None else f"lag-1 {num(lag1, 2)}"
 
 
-def verdict_cell(arm: dict, role: Role) -> tuple:
+def verdict_cell(arm: dict, role: Role) -> Markup:
     if not role.compared:
         return role_badge(role)
     verdict = arm.get("verdict", "?")
     return badge(verdict, verdict if verdict in ("faster", "slower", "equivalent", "inconclusive", "baseline") else "warn")
 
 
-def verdict_table(cls: dict, arm_roles: dict) -> str:
+def verdict_table(cls: dict, arm_roles: dict[object, Role]) -> str:
     """arm_roles: {arm: Role} (roles.of_run for this class)."""
     unit, div = statistic_scale(cls)
     statistic = cls.get("statistic") or "statistic"

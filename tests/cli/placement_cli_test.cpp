@@ -14,7 +14,7 @@ using namespace placebench::testing;
 using nlohmann::json;
 
 TEST(PlanCli, Dgx2JsonForGpu3) {
-  PB_SHARED_TOPOLOGY_OR_SKIP(path, "nvidiaDGX2.xml");
+  std::string path = own_topology("nvidiaDGX2.xml");
   auto r = run_command({placebench_binary(), "plan", "--topology", path, "--gpu", "3", "--json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   json j = json::parse(r.out);

@@ -11,19 +11,14 @@
 
 #include "placebench/collectives/clock_sync.h"
 #include "transport.h"
-#if PLACEBENCH_HAVE_MPI
-#include <mpi.h>
-
-#include "../ops/op_common.h"
-#endif
 
 namespace placebench::collectives {
 
 namespace {
 
 constexpr double kNone = std::numeric_limits<double>::quiet_NaN();
-constexpr int kReportTag = 31002;
 constexpr double kPollSleepS = 200e-6;
+constexpr double kCollectPollS = 1e-3;  // the reporter's collection and the drain
 constexpr double kDrainS = 4.0;        // after report_by_ + the missing ranks' wake-up
 constexpr double kMissingWakeS = 0.5;  // missing ranks wake this long after report_by_
 
@@ -48,7 +43,7 @@ std::vector<double> encode(const GangRank& r, int attempts) {
 
 std::optional<double> opt(double x) { return std::isnan(x) ? std::nullopt : std::optional<double>(x); }
 
-[[maybe_unused]] GangRank decode(const std::vector<double>& v, int attempts) {  // used by MPI builds
+GangRank decode(const std::vector<double>& v, int attempts) {
   GangRank r;
   r.rank = static_cast<int>(v[0]);
   r.process_start_s = v[1];
@@ -58,6 +53,46 @@ std::optional<double> opt(double x) { return std::isnan(x) ? std::nullopt : std:
     r.attempts.push_back({a, opt(p[0]), opt(p[1]), opt(p[2]), opt(p[3])});
   }
   return r;
+}
+
+// Complete: every rank reported, and all joined and stepped in the same attempt (the first such).
+void find_completed_attempt(GangResult& res, int retries) {
+  for (int a = 0; a <= retries && !res.completed_attempt; ++a) {
+    bool all = true;
+    double ready = 0, first = 0;
+    for (const GangRank& g : res.ranks) {
+      auto it = std::find_if(g.attempts.begin(), g.attempts.end(), [&](const GangAttempt& x) { return x.attempt == a; });
+      if (it == g.attempts.end() || !it->joined_s || !it->first_step_s) {
+        all = false;
+        break;
+      }
+      ready = std::max(ready, *it->joined_s);
+      first = std::max(first, *it->first_step_s);
+    }
+    if (all && !res.ranks.empty()) {
+      res.completed_attempt = a;
+      res.group_ready_s = ready;
+      res.time_to_first_step_s = first;
+      res.outcome = "complete";
+    }
+  }
+}
+
+// stranded = sum of G x (group ready, or release for attempts that never formed, - own ready);
+// cleanup = max over failed attempts of (release - E_a); retries = the last attempt any rank used.
+void add_stranded_and_cleanup(GangResult& res, const GangConfig& config) {
+  for (const GangRank& g : res.ranks)
+    for (const GangAttempt& a : g.attempts) {
+      res.retries = std::max(res.retries, a.attempt);
+      if (!a.ready_s) continue;
+      bool in_group = res.completed_attempt && a.attempt == *res.completed_attempt;
+      double until = in_group ? *res.group_ready_s : a.released_s.value_or(*a.ready_s);
+      res.stranded_gpu_s += config.gpus_per_rank * std::max(0.0, until - *a.ready_s);
+      if (!in_group && a.released_s) {
+        double deadline = res.schedule_start_s + a.attempt * (config.deadline_s + config.backoff_s) + config.deadline_s;
+        res.cleanup_s = std::max(res.cleanup_s, *a.released_s - deadline);
+      }
+    }
 }
 
 }  // namespace
@@ -145,70 +180,54 @@ GangResult Gang::run() {
 }
 
 GangResult Gang::collect(const GangRank& mine) {
+  GangResult res;
+  res.reporter = gang_reporter(config_, session_.size());
+  res.outcome = "failed_deadline";
+  res.ranks = exchange_timelines(mine);
+  if (session_.rank() != res.reporter) return res;
+  double zero = job_start_global();
+  identify_and_rebase(res.ranks, zero);
+  res.schedule_start_s = t0_ - zero;
+  res.bound_s = (config_.retries + 1) * config_.deadline_s + config_.retries * config_.backoff_s;
+  find_completed_attempt(res, config_.retries);
+  add_stranded_and_cleanup(res, config_);
+  return res;
+}
+
+std::vector<GangRank> Gang::exchange_timelines(const GangRank& mine) {
   int n = session_.size(), attempts = config_.retries + 1;
   int reporter = gang_reporter(config_, n);
-  std::vector<GangRank> ranks;
   std::vector<double> wire = encode(mine, attempts);
-#if PLACEBENCH_HAVE_MPI
   if (session_.rank() != reporter) {
-    if (!contains(config_.missing_ranks, session_.rank())) {
-      auto* req = new MPI_Request;
-      report_wire_ = wire;  // must outlive the send
-      PB_MPI_CALL(MPI_Isend(report_wire_.data(), static_cast<int>(wire.size()), MPI_DOUBLE, reporter, kReportTag, MPI_COMM_WORLD, req));
-      pending_.push_back(req);
-    }
-    ranks.push_back(mine);
-  } else {
-    std::vector<std::vector<double>> in(static_cast<std::size_t>(n), std::vector<double>(wire.size()));
-    std::vector<MPI_Request> reqs(static_cast<std::size_t>(n), MPI_REQUEST_NULL);
-    for (int r = 0; r < n; ++r)
-      if (r != reporter)
-        PB_MPI_CALL(MPI_Irecv(in[static_cast<std::size_t>(r)].data(), static_cast<int>(wire.size()), MPI_DOUBLE, r, kReportTag,
-                              MPI_COMM_WORLD, &reqs[static_cast<std::size_t>(r)]));
-    in[static_cast<std::size_t>(reporter)] = wire;
-    std::vector<bool> got(static_cast<std::size_t>(n), false);
-    got[static_cast<std::size_t>(reporter)] = true;
-    while (true) {
-      bool all = true;
-      for (int r = 0; r < n; ++r) {
-        auto i = static_cast<std::size_t>(r);
-        if (got[i]) continue;
-        int done = 0;
-        PB_MPI_CALL(MPI_Test(&reqs[i], &done, MPI_STATUS_IGNORE));
-        got[i] = done != 0;
-        all = all && got[i];
-      }
-      if (all || now_global() >= report_by_) break;
-      std::this_thread::sleep_for(std::chrono::duration<double>(1e-3));
-    }
-    for (int r = 0; r < n; ++r) {
-      auto i = static_cast<std::size_t>(r);
-      if (!got[i]) {  // never reported: cancel the receive (allowed for receives), record it as silent
-        MPI_Cancel(&reqs[i]);
-        MPI_Wait(&reqs[i], MPI_STATUS_IGNORE);
-        GangRank silent;
-        silent.rank = r;
-        ranks.push_back(silent);
-        continue;
-      }
-      GangRank g = decode(in[i], attempts);
+    if (!contains(config_.missing_ranks, session_.rank())) transport_->send_timeline(wire, reporter);
+    return {mine};
+  }
+  transport_->receive_timelines(n, reporter, wire);
+  while (!transport_->poll_timelines() && now_global() < report_by_)
+    std::this_thread::sleep_for(std::chrono::duration<double>(kCollectPollS));
+  std::vector<std::optional<std::vector<double>>> timelines = transport_->take_timelines();
+  std::vector<GangRank> ranks;
+  for (int r = 0; r < n; ++r) {
+    const auto& timeline = timelines[static_cast<std::size_t>(r)];
+    GangRank g;
+    if (timeline) {
+      g = decode(*timeline, attempts);
       g.reported = true;
-      ranks.push_back(g);
+    } else {
+      g.rank = r;  // never reported: recorded as silent
     }
+    ranks.push_back(g);
   }
-#else
-  ranks.push_back(mine);
-#endif
-  GangResult res;
-  res.reporter = reporter;
-  res.outcome = "failed_deadline";
-  if (session_.rank() != reporter) {
-    res.ranks = ranks;
-    return res;
-  }
-  // Rebase every time on the earliest process start; fill identities from setup.
+  return ranks;
+}
+
+double Gang::job_start_global() const {
   double zero = std::numeric_limits<double>::infinity();
-  for (int r = 0; r < n; ++r) zero = std::min(zero, starts_[3 * static_cast<std::size_t>(r)]);
+  for (int r = 0; r < session_.size(); ++r) zero = std::min(zero, starts_[3 * static_cast<std::size_t>(r)]);
+  return zero;
+}
+
+void Gang::identify_and_rebase(std::vector<GangRank>& ranks, double zero) const {
   auto rebase = [&](std::optional<double>& t) {
     if (t) *t -= zero;
   };
@@ -227,42 +246,6 @@ GangResult Gang::collect(const GangRank& mine) {
       rebase(a.released_s);
     }
   }
-  res.schedule_start_s = t0_ - zero;
-  res.bound_s = (config_.retries + 1) * config_.deadline_s + config_.retries * config_.backoff_s;
-  res.ranks = ranks;
-  // Complete: every rank reported, and all joined and stepped in the same attempt.
-  for (int a = 0; a <= config_.retries && !res.completed_attempt; ++a) {
-    bool all = true;
-    double ready = 0, first = 0;
-    for (const GangRank& g : ranks) {
-      auto it = std::find_if(g.attempts.begin(), g.attempts.end(), [&](const GangAttempt& x) { return x.attempt == a; });
-      if (it == g.attempts.end() || !it->joined_s || !it->first_step_s) {
-        all = false;
-        break;
-      }
-      ready = std::max(ready, *it->joined_s);
-      first = std::max(first, *it->first_step_s);
-    }
-    if (all && !ranks.empty()) {
-      res.completed_attempt = a;
-      res.group_ready_s = ready;
-      res.time_to_first_step_s = first;
-      res.outcome = "complete";
-    }
-  }
-  for (const GangRank& g : ranks)
-    for (const GangAttempt& a : g.attempts) {
-      res.retries = std::max(res.retries, a.attempt);
-      if (!a.ready_s) continue;
-      bool in_group = res.completed_attempt && a.attempt == *res.completed_attempt;
-      double until = in_group ? *res.group_ready_s : a.released_s.value_or(*a.ready_s);
-      res.stranded_gpu_s += config_.gpus_per_rank * std::max(0.0, until - *a.ready_s);
-      if (!in_group && a.released_s) {
-        double deadline = res.schedule_start_s + a.attempt * (config_.deadline_s + config_.backoff_s) + config_.deadline_s;
-        res.cleanup_s = std::max(res.cleanup_s, *a.released_s - deadline);
-      }
-    }
-  return res;
 }
 
 bool Gang::drain() {
@@ -270,25 +253,11 @@ bool Gang::drain() {
   if (missing) sleep_until_global(report_by_ + kMissingWakeS);
   transport_->post_catch_up();
   double deadline = report_by_ + kMissingWakeS + kDrainS;
-  bool done = false;
   while (now_global() < deadline) {
-    done = transport_->poll_drained();
-#if PLACEBENCH_HAVE_MPI
-    for (void*& p : pending_) {
-      if (!p) continue;
-      auto* req = static_cast<MPI_Request*>(p);
-      int flag = 0;
-      MPI_Test(req, &flag, MPI_STATUS_IGNORE);
-      if (flag) {
-        delete req;
-        p = nullptr;
-      } else {
-        done = false;
-      }
-    }
-#endif
-    if (done) return true;
-    std::this_thread::sleep_for(std::chrono::duration<double>(1e-3));
+    bool backend_done = transport_->poll_drained();
+    bool timeline_sent = transport_->poll_timeline_sent();
+    if (backend_done && timeline_sent) return true;
+    std::this_thread::sleep_for(std::chrono::duration<double>(kCollectPollS));
   }
   return false;
 }

@@ -9,7 +9,7 @@
 #if PLACEBENCH_HAVE_MPI
 #include <mpi.h>
 
-#include "../ops/op_common.h"
+#include "../mpi_call.h"
 #endif
 
 namespace placebench::collectives::detail {

@@ -4,6 +4,8 @@
 // ncclCommGetAsyncError; an attempt given up is ncclCommAbort'ed, which returns without waiting for the
 // peers. Steps are ncclAllReduce on the stream, polled with cudaStreamQuery. Needs a GPU to run.
 #include <cstring>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "transport.h"
@@ -11,8 +13,8 @@
 #include <cuda_runtime_api.h>
 #include <mpi.h>
 
+#include "../mpi_call.h"
 #include "../nccl_api.h"
-#include "../ops/op_common.h"
 #include "placebench/kernels/device_buffer.h"
 #endif
 

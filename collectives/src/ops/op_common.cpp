@@ -113,14 +113,6 @@ MPI_Op mpi_op(ReduceOp op) {
   return MPI_OP_NULL;
 }
 
-void mpi_check(int rc, const char* what, const char* file, int line) {
-  if (rc == MPI_SUCCESS) return;
-  char msg[MPI_MAX_ERROR_STRING] = {0};
-  int len = 0;
-  MPI_Error_string(rc, msg, &len);
-  throw std::runtime_error(std::string(what) + " failed: " + std::string(msg, static_cast<std::size_t>(len)) + " (" +
-                           file + ":" + std::to_string(line) + ")");
-}
 #endif
 
 #if PLACEBENCH_HAVE_NCCL

@@ -1,4 +1,5 @@
-// Shared by the per-collective files: MPI and NCCL type/op mappings and error checks.
+// Shared by the per-collective files: MPI and NCCL type/op mappings and error checks (PB_MPI_CALL,
+// PB_NCCL_CALL).
 #pragma once
 #include <climits>
 #include <cstddef>
@@ -8,6 +9,8 @@
 #include "op.h"
 #if PLACEBENCH_HAVE_MPI
 #include <mpi.h>
+
+#include "../mpi_call.h"
 #endif
 #if PLACEBENCH_HAVE_NCCL
 #include <nccl.h>
@@ -21,8 +24,6 @@ namespace placebench::collectives::detail {
 MPI_Datatype mpi_type(DataType type);
 MPI_Op mpi_op(ReduceOp op);
 inline MPI_Comm mpi_comm(const OpCall& c) { return *static_cast<MPI_Comm*>(c.comm); }
-void mpi_check(int rc, const char* what, const char* file, int line);
-#define PB_MPI_CALL(expr) ::placebench::collectives::detail::mpi_check((expr), #expr, __FILE__, __LINE__)
 #endif
 
 [[noreturn]] void backend_not_built(const char* backend);

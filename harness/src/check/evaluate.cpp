@@ -7,11 +7,10 @@
 #include <algorithm>
 #include <cmath>
 
-#include "placebench/harness/check/units.h"
+#include "placebench/harness/check/metric_units.h"
 #include "placebench/harness/errors.h"
 #include "placebench/harness/runner/analysis.h"
-#include "placebench/harness/runner/run_directory.h"
-#include "placebench/harness/runner/runner.h"
+#include "placebench/harness/runner/experiment_runner.h"
 
 namespace placebench::harness::check {
 namespace {
@@ -76,10 +75,10 @@ std::optional<double> metric_value(const MetricReference& r, const json& arm, co
   }
   std::string field = r.metric.substr(7);
   std::vector<double> values;
-  for (const auto& t : run.trials) {
-    if (t.value("class", "") != r.class_name || t.value("arm", "") != r.arm || !t.contains("summary")) continue;
-    const json& s = t["summary"];
-    if (s.contains(field) && s[field].is_number()) values.push_back(s[field].get<double>());
+  for (const TrialRecord& t : run.trials) {
+    if (t.class_name != r.class_name || t.arm != r.arm) continue;
+    auto v = t.summary.find(field);
+    if (v != t.summary.end()) values.push_back(v->second);
   }
   if (values.empty()) {
     why = fmt::format("no trial of {}/{} has a numeric summary field '{}' (docs/results-schema.md lists them)", r.class_name,
@@ -136,68 +135,91 @@ CheckResult evaluate_reference(const MetricReference& r, const RunEvidence& run)
 // step time itself; for throughput, time scales as 1 / throughput, so +x% throughput is 100/(1 + x/100) - 100.
 double slowdown_pct(double ratio_pct, bool throughput) { return throughput ? 100.0 / (1 + ratio_pct / 100) - 100 : ratio_pct; }
 
-CheckResult evaluate_expectation(const Expectation& x, const RunEvidence& run) {
-  CheckResult c{x.name, "expectation", x.class_name, false, "", "", "", x.where};
-  Found f = find_arm(run.summary, x.class_name, x.arm);
-  const std::string baseline = f.cls ? f.cls->value("baseline", std::string("baseline")) : "baseline";
+// What an expectation asks, in words.
+std::string expected_words(const Expectation& x, const std::string& baseline) {
   if (x.max_slower_pct) {
     const char* basis_words = x.basis == RatioBasis::kCiUpper   ? "the CI's slow end: proven within"
                               : x.basis == RatioBasis::kCiLower ? "the CI's fast end: fails only when proven beyond"
                                                                 : "the ratio estimate";
-    c.expected = fmt::format("step time at most {} against {} (judged on {})", pct(*x.max_slower_pct), baseline, basis_words);
-  } else {
-    std::string list;
-    for (const auto& v : x.verdicts) list += (list.empty() ? "" : ", ") + v;
-    c.expected = "verdict one of: " + list;
+    return fmt::format("step time at most {} against {} (judged on {})", pct(*x.max_slower_pct), baseline, basis_words);
   }
-  if (!f.arm) {
-    c.actual = "missing";
-    c.message = f.problem;
-    return c;
-  }
-  const json& arm = *f.arm;
-  if (refuse_unrealised(arm, x.class_name, c)) return c;
+  std::string list;
+  for (const auto& v : x.verdicts) list += (list.empty() ? "" : ", ") + v;
+  return "verdict one of: " + list;
+}
+
+void check_verdict(const Expectation& x, const json& arm, CheckResult& c) {
   std::string verdict = arm.value("verdict", std::string("?"));
-  if (!x.max_slower_pct) {
-    c.actual = "verdict " + verdict;
-    c.passed = std::find(x.verdicts.begin(), x.verdicts.end(), verdict) != x.verdicts.end();
-    if (!c.passed) c.message = fmt::format("{}/{} got verdict '{}', not one of the allowed", x.class_name, x.arm, verdict);
-    return c;
-  }
-  if (x.arm == baseline) {
-    c.actual = "baseline";
-    c.message = fmt::format("'{}' is the baseline of class '{}'; an expectation compares another arm with it", x.arm, x.class_name);
-    return c;
-  }
-  const json est = arm.value("ratio_pct", json());
-  const json ci = arm.value("ratio_ci_pct", json());
-  if (!est.is_number()) {
-    c.actual = "no ratio";
-    c.message = fmt::format("{}/{} has no ratio yet ({} paired rounds; 2 are needed)", x.class_name, x.arm, arm.value("n_rounds", 0));
-    return c;
-  }
-  bool throughput = f.cls->value("statistic", std::string("median")) == "throughput";
-  double s = slowdown_pct(est.get<double>(), throughput);
-  std::optional<double> s_lo, s_hi;
+  c.actual = "verdict " + verdict;
+  c.passed = std::find(x.verdicts.begin(), x.verdicts.end(), verdict) != x.verdicts.end();
+  if (!c.passed) c.message = fmt::format("{}/{} got verdict '{}', not one of the allowed", x.class_name, x.arm, verdict);
+}
+
+// The step-time change against the baseline (percent) and its CI when the run has one, from the ratio of
+// the class statistic.
+struct Slowdown {
+  double estimate = 0;
+  std::optional<double> lo, hi;
+};
+
+Slowdown slowdown_of(const json& est, const json& ci, bool throughput) {
+  Slowdown s{slowdown_pct(est.get<double>(), throughput), std::nullopt, std::nullopt};
   if (ci.is_array() && ci.size() == 2 && ci[0].is_number() && ci[1].is_number()) {
     double a = slowdown_pct(ci[0].get<double>(), throughput), b = slowdown_pct(ci[1].get<double>(), throughput);
-    s_lo = std::min(a, b);
-    s_hi = std::max(a, b);
+    s.lo = std::min(a, b);
+    s.hi = std::max(a, b);
   }
-  c.actual = fmt::format("step time {}{}{}", pct(s), s_lo ? fmt::format(", CI [{}, {}]", pct(*s_lo), pct(*s_hi)) : ", no CI",
-                         throughput ? " (from the throughput ratio)" : "");
-  double judged = s;
+  return s;
+}
+
+// At most max_slower_pct slower than the baseline, judged on the expectation's basis.
+void check_slowdown(const Expectation& x, const json& cls, const json& arm, const std::string& baseline, CheckResult& c) {
+  if (x.arm == baseline) {
+    c.actual = "baseline";
+    c.message =
+        fmt::format("'{}' is the baseline of class '{}'; an expectation compares another arm with it", x.arm, x.class_name);
+    return;
+  }
+  const json est = arm.value("ratio_pct", json());
+  if (!est.is_number()) {
+    c.actual = "no ratio";
+    c.message = fmt::format("{}/{} has no ratio yet ({} paired rounds; 2 are needed)", x.class_name, x.arm,
+                            arm.value("n_rounds", 0));
+    return;
+  }
+  bool throughput = cls.value("statistic", std::string("median")) == "throughput";
+  Slowdown s = slowdown_of(est, arm.value("ratio_ci_pct", json()), throughput);
+  const std::string ci = s.lo ? fmt::format(", CI [{}, {}]", pct(*s.lo), pct(*s.hi)) : ", no CI";
+  c.actual = fmt::format("step time {}{}{}", pct(s.estimate), ci, throughput ? " (from the throughput ratio)" : "");
+  double judged = s.estimate;
   if (x.basis != RatioBasis::kEstimate) {
-    if (!s_lo) {
+    if (!s.lo) {
       c.message = fmt::format("{}/{} has no ratio CI yet; basis {} needs one", x.class_name, x.arm, basis_name(x.basis));
-      return c;
+      return;
     }
-    judged = x.basis == RatioBasis::kCiUpper ? *s_hi : *s_lo;
+    judged = x.basis == RatioBasis::kCiUpper ? *s.hi : *s.lo;
   }
   c.passed = judged <= *x.max_slower_pct;
   if (!c.passed)
     c.message = fmt::format("{}/{} is {} slower than {} ({}), more than the allowed {}", x.class_name, x.arm, pct(judged),
                             baseline, basis_name(x.basis), pct(*x.max_slower_pct));
+}
+
+CheckResult evaluate_expectation(const Expectation& x, const RunEvidence& run) {
+  CheckResult c{x.name, "expectation", x.class_name, false, "", "", "", x.where};
+  Found f = find_arm(run.summary, x.class_name, x.arm);
+  const std::string baseline = f.cls ? f.cls->value("baseline", std::string("baseline")) : "baseline";
+  c.expected = expected_words(x, baseline);
+  if (!f.arm) {
+    c.actual = "missing";
+    c.message = f.problem;
+    return c;
+  }
+  if (refuse_unrealised(*f.arm, x.class_name, c)) return c;
+  if (x.max_slower_pct)
+    check_slowdown(x, *f.cls, *f.arm, baseline, c);
+  else
+    check_verdict(x, *f.arm, c);
   return c;
 }
 
@@ -215,17 +237,16 @@ RunEvidence load_run_evidence(const std::string& dir) {
     throw InputError(fmt::format("{}/trials.jsonl: no trials yet (the run stopped before its first trial finished), so "
                                  "there is nothing to check; resume it with `placebench run --resume {}`", dir, dir));
   RunEvidence ev{dir, json(), std::move(loaded.trials), std::move(loaded.warnings)};
-  RunDirectory rd = RunDirectory::open(dir);
-  if (rd.has_summary()) {
-    ev.summary = summary_to_json(rd.read_summary());  // the one reader: schema version and fields checked
+  if (loaded.summary) {
     // The runner writes summary.json after the trials it counts: more than trials.jsonl holds means lost lines.
-    if (ev.summary["trials"].get<std::size_t>() > ev.trials.size())
+    if (loaded.summary->trials > ev.trials.size())
       throw InputError(fmt::format("{}/summary.json records {} trials and trials.jsonl holds {}: trials were lost; "
                                    "restore trials.jsonl, or delete summary.json to check the trials left",
-                                   dir, ev.summary["trials"].get<std::size_t>(), ev.trials.size()));
+                                   dir, loaded.summary->trials, ev.trials.size()));
+    ev.summary = summary_to_json(*loaded.summary);
   } else {
     // An interrupted run that never wrote its summary: the same statistics, recomputed.
-    ev.summary = summary_to_json(RunSummary{analyze_run(loaded.config, ev.trials), false, ev.trials.size()});
+    ev.summary = summary_to_json(RunSummary{analyze_run(loaded.config, trial_lines(ev.trials)), false, ev.trials.size()});
   }
   return ev;
 }

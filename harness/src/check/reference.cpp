@@ -8,7 +8,7 @@
 #include <sstream>
 
 #include "placebench/harness/yaml_check.h"
-#include "placebench/harness/check/units.h"
+#include "placebench/harness/check/metric_units.h"
 #include "placebench/harness/errors.h"
 
 namespace placebench::harness::check {

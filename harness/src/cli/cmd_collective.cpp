@@ -5,9 +5,9 @@
 #include <memory>
 
 #include "placebench/collectives/bench.h"
-#include "placebench/collectives/nccl_library.h"
 #include "placebench/harness/cli/cli.h"
 #include "placebench/harness/cli/options.h"
+#include "placebench/harness/collectives_driver/backend_choice.h"
 #include "placebench/harness/collectives_driver/collective_report.h"
 #include "placebench/harness/collectives_driver/mpi_command.h"
 #include "placebench/harness/collectives_driver/rank_placement.h"
@@ -64,24 +64,6 @@ coll::CollectiveBenchConfig parse_config(const CollectiveOptions& opt) {
   return cfg;
 }
 
-struct BackendChoice {
-  coll::Backend backend = coll::Backend::kMpi;
-  std::string reason;
-};
-
-BackendChoice choose_backend(const std::string& requested, const RankDevice& dev, const kernels::DeviceRuntime& rt) {
-  bool gpu = dev.device.gpu.has_value() && rt.usable();
-  const auto& nccl = coll::nccl_availability();
-  if (requested == "mpi") return {coll::Backend::kMpi, "requested"};
-  if (requested == "nccl") {
-    if (!gpu) throw InputError("--backend nccl: this rank has no usable CUDA device (" + rt.status + "); use --backend mpi or auto");
-    if (!nccl.loaded) throw InputError("--backend nccl: " + nccl.detail + "; or use --backend mpi");
-    return {coll::Backend::kNccl, "requested"};
-  }
-  if (gpu && nccl.loaded) return {coll::Backend::kNccl, "auto: a CUDA device and NCCL " + coll::format_nccl_version(nccl.version)};
-  return {coll::Backend::kMpi, std::string("auto: ") + (!gpu ? "no CUDA device for this rank (" + rt.status + ")" : nccl.detail)};
-}
-
 int run_collective_command(const CollectiveOptions& opt) {
   restore_stderr();
   coll::CollectiveBenchConfig cfg;
@@ -105,18 +87,15 @@ int run_collective_command(const CollectiveOptions& opt) {
     kernels::DeviceRuntime rt = kernels::query_device_runtime();
     cross_check_live(inv, rt);
     RankDevice dev = rank_device(inv, opt.placement.device, who, 1);
-    choice = choose_backend(opt.backend, dev, rt);
-    cfg.backend = choice.backend;
+    choice = choose_collective_backend(opt.backend, nccl_support(dev, rt));
+    cfg.backend = choice.backend;  // the buffer layout depends on it
     if (dev.device.gpu) cfg.gpu = *dev.device.gpu;
     placement = std::make_unique<RankPlacement>(
         place_rank(inv, opt.placement, arm, who, 1, coll::bench_host_bytes(cfg, session.size())));
   });
   if (status != 0) return status;
-  // All ranks must run the same backend: if any rank fell back to MPI, all do.
-  if (session.agree_max(cfg.backend == coll::Backend::kMpi ? 1 : 0) == 1 && cfg.backend != coll::Backend::kMpi) {
-    cfg.backend = coll::Backend::kMpi;
-    choice.reason = "auto: another rank cannot use NCCL";
-  }
+  choice = agree_on_backend(session, choice);
+  cfg.backend = choice.backend;
 
   CollectiveReport report;
   try {

@@ -1,21 +1,21 @@
 // `placebench gang`: what a partly admitted gang costs. Every rank of an mpirun job joins a rendezvous
 // with a deadline (late and missing ranks simulated), retries with backoff, and the reporter (rank 0,
 // or the lowest rank not missing) prints the timelines and summary and writes --out before anyone exits.
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <cstdio>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <memory>
-#include <sstream>
 
 #include "placebench/collectives/clock_sync.h"
 #include "placebench/collectives/gang.h"
-#include "placebench/collectives/nccl_library.h"
 #include "placebench/harness/cli/cli.h"
 #include "placebench/harness/cli/options.h"
+#include "placebench/harness/collectives_driver/backend_choice.h"
 #include "placebench/harness/collectives_driver/gang_report.h"
 #include "placebench/harness/collectives_driver/mpi_command.h"
 #include "placebench/harness/collectives_driver/rank_placement.h"
@@ -35,25 +35,6 @@ struct GangOptions {
   int retries = 0, gpus_per_rank = 1, steps = 10;
   bool json = false;
 };
-
-// When this process started, on the steady clock: /proc/self/stat's starttime (clock ticks since boot,
-// the same origin as CLOCK_MONOTONIC barring suspend), else now.
-double process_start_s() {
-  std::ifstream in("/proc/self/stat");
-  std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  auto close = stat.rfind(')');
-  if (close != std::string::npos) {
-    std::istringstream rest(stat.substr(close + 2));
-    std::string field;
-    for (int i = 3; i <= 22 && rest >> field; ++i)
-      if (i == 22) {
-        double start = std::stod(field) / static_cast<double>(sysconf(_SC_CLK_TCK));
-        double now = coll::steady_now_s();
-        if (start <= now && now - start < 3600) return start;
-      }
-  }
-  return coll::steady_now_s();
-}
 
 std::vector<int> parse_ranks(const std::string& text, const std::string& option) {
   std::vector<int> out;
@@ -109,17 +90,110 @@ void check_out_path(const std::string& path) {
     throw InputError("--out " + path + ": " + parent.string() + " is not a writable directory; create it or name another file");
 }
 
+// Written once, by the reporter, after the gang ran (check_out_path vetted the path up front), so any
+// failure here is an I/O failure: one line naming the file, and the job ends with status 1.
+// The same write-all-then-fsync as runner/run_directory.cpp, whose writer is internal to that file.
 void write_out(const std::string& path, const std::string& text) {
-  std::FILE* f = std::fopen(path.c_str(), "w");
-  if (!f) throw std::runtime_error("--out " + path + ": cannot write (check the directory exists and is writable)");
-  std::fwrite(text.data(), 1, text.size(), f);
-  std::fflush(f);
-  fsync(fileno(f));
-  std::fclose(f);
+  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  if (fd < 0) throw std::runtime_error("--out " + path + ": cannot write (check the directory exists and is writable)");
+  auto fail = [&](const char* step) {
+    std::string why = std::strerror(errno);
+    ::close(fd);
+    return std::runtime_error("--out " + path + ": " + step + " failed: " + why + "; check the file system has space");
+  };
+  for (std::size_t done = 0; done < text.size();) {
+    ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) throw fail("write");
+    done += static_cast<std::size_t>(n);
+  }
+  if (::fsync(fd) != 0) throw fail("fsync");
+  if (::close(fd) != 0) throw std::runtime_error("--out " + path + ": close failed: " + std::strerror(errno));
+}
+
+bool is_missing(const coll::GangConfig& cfg, int rank) {
+  return std::find(cfg.missing_ranks.begin(), cfg.missing_ranks.end(), rank) != cfg.missing_ranks.end();
+}
+
+// The checks that need the job's size.
+void check_ranks_exist(const coll::GangConfig& cfg, int nranks) {
+  for (const auto* list : {&cfg.late_ranks, &cfg.missing_ranks})
+    for (int r : *list)
+      if (r >= nranks)
+        throw InputError(std::string(list == &cfg.late_ranks ? "--late" : "--missing") + ": rank " + std::to_string(r) +
+                         " does not exist; this job has ranks 0.." + std::to_string(nranks - 1));
+  if (static_cast<int>(cfg.missing_ranks.size()) >= nranks) throw InputError("--missing names every rank; leave one to report");
+}
+
+// A missing rank never touches a device: it takes no GPU (so one GPU can host a survivor and it).
+PlanRequest rank_request(const Inventory& inv, const PlanRequest& requested, bool missing) {
+  PlanRequest request = requested;
+  if (missing && !request.device.device_numa) {
+    request.device.gpu.reset();
+    request.device.device_numa = inv.numa_nodes.empty() ? 0 : static_cast<int>(inv.numa_nodes.front().os_index);
+  }
+  return request;
+}
+
+// This rank once set up: where it runs and why its backend.
+struct RankSetup {
+  RankIdentity who;
+  std::unique_ptr<RankPlacement> placement;
+  std::string backend_reason;
+};
+
+// Everything that can still be bad input once MPI runs (agreed on by all ranks): the job's size, --out
+// on the reporter, the rank's device and backend; then the rank places itself.
+void set_up_rank(coll::MpiSession& session, const GangOptions& opt, Arm arm, coll::GangConfig& cfg, RankSetup& rank) {
+  check_ranks_exist(cfg, session.size());
+  if (session.rank() == coll::gang_reporter(cfg, session.size())) check_out_path(opt.out);
+  Inventory inv = build_inventory(Topology::load_live());
+  kernels::DeviceRuntime rt = kernels::query_device_runtime();
+  cross_check_live(inv, rt);
+  bool missing = is_missing(cfg, rank.who.rank);
+  PlanRequest request = rank_request(inv, opt.placement, missing);
+  RankDevice dev = rank_device(inv, request.device, rank.who, cfg.gpus_per_rank);
+  BackendChoice choice = choose_gang_backend(opt.backend, nccl_support(dev, rt), missing);
+  cfg.backend = choice.backend;
+  rank.backend_reason = choice.reason;
+  if (dev.device.gpu) cfg.gpu = *dev.device.gpu;
+  rank.placement = std::make_unique<RankPlacement>(place_rank(inv, request, arm, rank.who, cfg.gpus_per_rank, cfg.step_bytes));
+}
+
+// The reporter prints the result and writes --out, before any rank exits.
+void report(const GangOptions& opt, const coll::GangConfig& cfg, const coll::GangResult& result, Arm arm,
+            const std::string& backend_reason, const std::vector<std::string>& placements) {
+  GangReport report{cfg, result, backend_reason, arm_name(arm), {}};
+  for (const auto& p : placements) report.placements.push_back(nlohmann::json::parse(p));
+  std::string json = gang_to_json(report).dump(2) + "\n";
+  if (!opt.out.empty()) write_out(opt.out, json);
+  std::cout << (opt.json ? json : render_gang_table(report));
+  std::cout.flush();
+}
+
+// 0 when this rank stepped in some attempt (the reporter: when the whole gang completed), else 1.
+int rank_status(const coll::MpiSession& session, const coll::GangResult& result) {
+  if (session.rank() == result.reporter) return result.outcome == "complete" ? kExitOk : kExitFailed;
+  bool stepped = false;
+  for (const auto& g : result.ranks)
+    if (g.rank == session.rank())
+      for (const auto& a : g.attempts) stepped = stepped || a.first_step_s.has_value();
+  return stepped ? kExitOk : kExitFailed;
+}
+
+// Lets every outstanding request complete, then all ranks agree on the worst status. A rank whose
+// requests never drained ends the job instead of waiting in MPI_Finalize (results are written).
+int drain_and_agree(coll::MpiSession& session, coll::Gang& gang, int mine, int reporter) {
+  if (!gang.drain()) {
+    if (session.rank() == reporter) std::cerr << "placebench gang: outstanding requests did not drain; aborting the job\n";
+    std::cerr.flush();
+    session.abort(mine == kExitOk ? kExitFailed : mine);
+  }
+  return session.agree_max(mine);
 }
 
 int run_gang_command(const GangOptions& opt) {
-  double started = process_start_s();
+  double started = coll::process_start_steady_s();
   restore_stderr();
   coll::GangConfig cfg;
   Arm arm = Arm::kLocal;
@@ -132,73 +206,23 @@ int run_gang_command(const GangOptions& opt) {
   if (status != 0) return status;
 
   coll::MpiSession session;
-  RankIdentity who{session.rank(), session.local_rank(), session.local_size(), session.host()};
-  std::unique_ptr<RankPlacement> placement;
-  std::string reason;
-  status = run_setup_agreed(session, [&] {
-    int n = session.size();
-    for (const auto* list : {&cfg.late_ranks, &cfg.missing_ranks})
-      for (int r : *list)
-        if (r >= n)
-          throw InputError(std::string(list == &cfg.late_ranks ? "--late" : "--missing") + ": rank " + std::to_string(r) +
-                           " does not exist; this job has ranks 0.." + std::to_string(n - 1));
-    if (static_cast<int>(cfg.missing_ranks.size()) >= n) throw InputError("--missing names every rank; leave one to report");
-    if (session.rank() == coll::gang_reporter(cfg, n)) check_out_path(opt.out);
-    Inventory inv = build_inventory(Topology::load_live());
-    kernels::DeviceRuntime rt = kernels::query_device_runtime();
-    cross_check_live(inv, rt);
-    // A missing rank never touches a device: it takes no GPU (so one GPU can host a survivor and it).
-    bool missing = std::find(cfg.missing_ranks.begin(), cfg.missing_ranks.end(), who.rank) != cfg.missing_ranks.end();
-    PlanRequest request = opt.placement;
-    if (missing && !request.device.device_numa) {
-      request.device.gpu.reset();
-      request.device.device_numa = inv.numa_nodes.empty() ? 0 : static_cast<int>(inv.numa_nodes.front().os_index);
-    }
-    RankDevice dev = rank_device(inv, request.device, who, cfg.gpus_per_rank);
-    bool gpu = (dev.device.gpu.has_value() && rt.usable()) || missing;
-    const auto& nccl = coll::nccl_availability();
-    if (opt.backend == "nccl" && !missing && (!gpu || !nccl.loaded))
-      throw InputError("--backend nccl: " + (gpu ? nccl.detail : "no usable CUDA device (" + rt.status + ")") + "; use --backend mpi");
-    cfg.backend = (opt.backend == "nccl" || (opt.backend == "auto" && gpu && nccl.loaded)) ? coll::Backend::kNccl : coll::Backend::kMpi;
-    reason = opt.backend != "auto" ? "requested" : cfg.backend == coll::Backend::kNccl ? "auto: a CUDA device and NCCL" : "auto: no GPU or no NCCL";
-    if (dev.device.gpu) cfg.gpu = *dev.device.gpu;
-    if (missing && opt.backend == "nccl") cfg.backend = coll::Backend::kNccl;
-    placement = std::make_unique<RankPlacement>(place_rank(inv, request, arm, who, cfg.gpus_per_rank, cfg.step_bytes));
-  });
+  RankSetup rank{{session.rank(), session.local_rank(), session.local_size(), session.host()}, nullptr, ""};
+  status = run_setup_agreed(session, [&] { set_up_rank(session, opt, arm, cfg, rank); });
   if (status != 0) return status;
-  if (session.agree_max(cfg.backend == coll::Backend::kMpi ? 1 : 0) == 1) cfg.backend = coll::Backend::kMpi;
+  cfg.backend = agree_on_backend(session, cfg.backend);  // the reason stays the rank's own, as it always has
 
   int reporter = coll::gang_reporter(cfg, session.size());
   std::unique_ptr<coll::Gang> gang;
   coll::GangResult result;
   try {
-    std::vector<std::string> placements = session.gather_strings(rank_to_json(who, *placement).dump(), reporter);
+    std::vector<std::string> placements = session.gather_strings(rank_to_json(rank.who, *rank.placement).dump(), reporter);
     gang = std::make_unique<coll::Gang>(session, cfg, started);
     result = gang->run();
-    if (session.rank() == reporter) {
-      GangReport report{cfg, result, reason, arm_name(arm), {}};
-      for (const auto& p : placements) report.placements.push_back(nlohmann::json::parse(p));
-      std::string json = gang_to_json(report).dump(2) + "\n";
-      if (!opt.out.empty()) write_out(opt.out, json);
-      std::cout << (opt.json ? json : render_gang_table(report));
-      std::cout.flush();
-    }
+    if (session.rank() == reporter) report(opt, cfg, result, arm, rank.backend_reason, placements);
   } catch (const std::exception& e) {
     abort_job(session, e.what());
   }
-  bool complete = false;
-  for (const auto& g : result.ranks)
-    if (g.rank == session.rank())
-      for (const auto& a : g.attempts) complete = complete || a.first_step_s.has_value();
-  if (session.rank() == reporter) complete = result.outcome == "complete";
-  int mine = complete ? kExitOk : kExitFailed;
-  if (!gang->drain()) {
-    // Some rank never let its requests complete: end the job instead of waiting in MPI_Finalize.
-    if (session.rank() == reporter) std::cerr << "placebench gang: outstanding requests did not drain; aborting the job\n";
-    std::cerr.flush();
-    session.abort(mine == kExitOk ? kExitFailed : mine);
-  }
-  return session.agree_max(mine);
+  return drain_and_agree(session, *gang, rank_status(session, result), reporter);
 }
 
 }  // namespace

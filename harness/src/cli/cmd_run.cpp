@@ -14,7 +14,7 @@
 #include "placebench/harness/collectives_driver/mpi_command.h"
 #include "placebench/harness/errors.h"
 #include "placebench/harness/runner/default_config.h"
-#include "placebench/harness/runner/runner.h"
+#include "placebench/harness/runner/experiment_runner.h"
 
 namespace placebench::harness {
 namespace {
@@ -93,7 +93,7 @@ int run_run(const RunCliOptions& o) {
   std::signal(SIGTERM, on_stop_signal);
   RunOptions ro{o.out, o.resume, o.command_line, static_cast<bool>(isatty(STDERR_FILENO))};
   if (!under_mpirun()) {
-    RunOutcome outcome = run_experiment(std::move(cfg), ro, g_stop_requested);
+    RunOutcome outcome = run_experiment(std::move(cfg), ro, g_stop_requested, std::cerr);
     print_outcome(outcome);
     return exit_status(outcome, o.fail_on);
   }
@@ -104,7 +104,7 @@ int run_run(const RunCliOptions& o) {
   if (session.rank() != 0) quiet_stderr_unless_rank0();
   RunOutcome outcome;
   try {
-    outcome = run_experiment(std::move(cfg), ro, g_stop_requested, &session);
+    outcome = run_experiment(std::move(cfg), ro, g_stop_requested, std::cerr, &session);
   } catch (const AgreedInputError& e) {
     if (session.rank() == 0) std::cerr << "placebench: " << e.what() << "\n";
     return kExitBadInput;

@@ -1,14 +1,15 @@
 // Collective trials for the runner under mpirun (see workload_run.h). Placement and backend choice
 // follow `placebench collective`: each rank places itself for its own device (local rank), and all
-// ranks use NCCL only when every one of them can.
-#include <numaif.h>
+// ranks use NCCL only when every one of them can (collectives_driver/backend_choice.h).
+#include <stdexcept>
 
 #include "placebench/collectives/bench.h"
 #include "placebench/collectives/mpi_session.h"
-#include "placebench/collectives/nccl_library.h"
+#include "placebench/harness/collectives_driver/backend_choice.h"
 #include "placebench/harness/collectives_driver/rank_placement.h"
 #include "placebench/harness/errors.h"
 #include "placebench/hostpipe/binding.h"
+#include "placebench/hostpipe/cpulist.h"
 #include "placebench/hostpipe/process_limits.h"
 #include "placebench/kernels/device_runtime.h"
 #include "workload_run.h"
@@ -19,10 +20,20 @@ namespace {
 namespace coll = placebench::collectives;
 
 // MPI calls must come from the main thread, so collective trials bind it: undo the previous trial's
-// binding first, so that `unpinned` really is unpinned.
-void reset_main_thread_placement() {
-  hostpipe::bind_current_thread(hostpipe::read_allowed_sets().cpus);
-  set_mempolicy(MPOL_DEFAULT, nullptr, 0);
+// binding first, so that `unpinned` really is unpinned. The CPUs are the ones the process was allowed
+// when the inventory was taken: /proc/self/status shows the main thread's own, possibly bound, set.
+void reset_main_thread_placement(const Inventory& inv) {
+  std::vector<int> allowed =
+      inv.allowed_cpus.empty() ? hostpipe::read_allowed_sets().cpus : hostpipe::parse_cpulist(inv.allowed_cpus);
+  std::string err = hostpipe::bind_current_thread(allowed);
+  if (!err.empty())
+    throw std::runtime_error("collective trial: cannot unbind the main thread (bind it to the allowed CPUs " +
+                             hostpipe::format_cpulist(allowed) + "): " + err +
+                             "; the previous trial's binding would leak into this one");
+  err = hostpipe::reset_current_thread_memory();
+  if (!err.empty())
+    throw std::runtime_error("collective trial: cannot reset the main thread's memory policy: " + err +
+                             "; the previous trial's memory binding would leak into this one");
 }
 
 coll::CollectiveBenchConfig bench_config(const ExperimentConfig& config, const ClassConfig& cls) {
@@ -38,25 +49,18 @@ coll::CollectiveBenchConfig bench_config(const ExperimentConfig& config, const C
   return cfg;
 }
 
-bool can_use_nccl(const RankDevice& dev) {
-  return dev.device.gpu.has_value() && kernels::query_device_runtime().usable() && coll::nccl_availability().loaded;
-}
-
 }  // namespace
 
 WorkloadRun collective_trial(const Inventory& inv, const ExperimentConfig& config, const ClassConfig& cls, Arm arm,
                              coll::MpiSession& session) {
-  reset_main_thread_placement();
+  reset_main_thread_placement(inv);
   coll::CollectiveBenchConfig cfg = bench_config(config, cls);
   RankIdentity who{session.rank(), session.local_rank(), session.local_size(), session.host()};
   PlanRequest req = cls.plan_request({arm});
   RankDevice dev = rank_device(inv, req.device, who, 1);
-  bool nccl = cls.workload.backend != "mpi" && can_use_nccl(dev);
-  if (cls.workload.backend == "nccl" && !nccl)
-    throw InputError("class " + cls.name + ": backend nccl needs a CUDA device and NCCL on every rank");
-  // All ranks must agree: one rank without NCCL makes everyone use MPI.
-  nccl = session.agree_max(nccl ? 0 : 1) == 0;
-  cfg.backend = nccl ? coll::Backend::kNccl : coll::Backend::kMpi;
+  coll::Backend mine = choose_class_backend(cls.name, cls.workload.backend, nccl_support(dev, kernels::query_device_runtime()));
+  cfg.backend = agree_on_backend(session, mine);
+  bool nccl = cfg.backend == coll::Backend::kNccl;
   if (dev.device.gpu) cfg.gpu = *dev.device.gpu;
   RankPlacement placed = place_rank(inv, req, arm, who, 1, coll::bench_host_bytes(cfg, session.size()));
   coll::CollectiveBenchResult result =

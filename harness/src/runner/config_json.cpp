@@ -1,8 +1,14 @@
-// ExperimentConfig <-> JSON: the copy kept in run.json, read back by --resume and compare; and what a
+// ExperimentConfig <-> JSON: the copy kept in run.json, written and read back (by --resume, compare,
+// check, decide) through the config's description (config_fields.h), every key read checked; and what a
 // class's trials are given (its placement request, a pipeline class's PipelineConfig and its checks).
 #include "placebench/harness/runner/config.h"
 
+#include <algorithm>
+
+#include "config_fields.h"
+#include "placebench/harness/errors.h"
 #include "placebench/harness/stats/group_sequential.h"
+#include "results_checks.h"
 
 namespace placebench::harness {
 
@@ -10,11 +16,9 @@ std::vector<int> planned_looks(const ExperimentConfig& config) {
   return stats::planned_look_rounds(config.min_rounds, config.max_rounds, config.looks);
 }
 
-std::string order_name(Order o) { return o == Order::kRandom ? "random" : o == Order::kAbba ? "abba" : "fixed"; }
+std::string order_name(Order o) { return detail::name_in(detail::kOrders, o); }
 
-std::string statistic_name(Statistic s) {
-  return s == Statistic::kMedian ? "median" : s == Statistic::kP99 ? "p99" : "throughput";
-}
+std::string statistic_name(Statistic s) { return detail::name_in(detail::kStatistics, s); }
 
 std::vector<Arm> ClassConfig::arms() const {
   std::vector<Arm> a{baseline};
@@ -97,88 +101,207 @@ void check_pipeline_class(const Inventory& inv, const ExperimentConfig& config, 
 
 namespace {
 
-template <class T>
-nlohmann::json opt(const std::optional<T>& v) {
-  return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
+using detail::Checker;
+using detail::IntRange;
+using detail::Need;
+using detail::NumberRange;
+using detail::ParamKind;
+using detail::ParamSpec;
+using nlohmann::json;
+
+// Writes run.json's copy: every field, defaults included.
+class JsonWriter {
+ public:
+  explicit JsonWriter(json& out) : out_(out) {}
+  void text(const char* key, const std::string& v, Need = {}) { put(key, v); }
+  template <class T>
+  void integer(const char* key, const T& v, IntRange) { put(key, v); }
+  template <class T>
+  void integer_not_below(const char* key, const T& v, IntRange, const char*, const T&) { put(key, v); }
+  void number(const char* key, double v, NumberRange) { put(key, v); }
+  void boolean(const char* key, bool v) { put(key, v); }
+  template <class E, class Table>
+  void choice(const char* key, const E& v, const Table& table) { put(key, detail::name_in(table, v)); }
+  void optional_integer(const char* key, const std::optional<int>& v, IntRange) {
+    put(key, v ? json(*v) : json(nullptr));
+  }
+  void size(const char* key, std::uint64_t v, const char*) { put(key, v); }
+  template <class Describe>
+  void map(const char* key, Describe&& describe) {
+    JsonWriter sub(out_[key] = json::object());
+    describe(sub);
+  }
+  void arm_list(const char* key, const std::vector<Arm>& arms, const Arm&) {
+    std::vector<std::string> names;
+    for (Arm a : arms) names.push_back(arm_name(a));
+    put(key, names);
+  }
+  void workload(const char* key, const WorkloadSpec& w, Need) {
+    JsonWriter sub(out_[key] = json::object());
+    sub.put("type", w.type);
+    sub.put("backend", w.backend);
+    detail::staging_fields(sub, w);
+    sub.put("params", w.params);
+  }
+  void contention(const char* key, const json& v) { put(key, v); }
+  void decision(const char* key, const json& v) { put(key, v); }
+  void retired(const char*, const char*) {}
+  void rule(bool, const char*, const char*) {}
+
+ private:
+  template <class T>
+  void put(const char* key, const T& v) {
+    out_[key] = v;
+  }
+  json& out_;
+};
+
+// Reads run.json's copy, checking each key it reads: every key is required, as the writer writes every one.
+class JsonFields {
+ public:
+  JsonFields(const Checker& c, const json& obj, std::string where) : c_(c), obj_(obj), where_(std::move(where)) {}
+
+  void text(const char* key, std::string& v, Need = {}) { v = c_.text(obj_, where_, key); }
+  template <class T>
+  void integer(const char* key, T& v, IntRange r) {
+    v = static_cast<T>(c_.integer(obj_, where_, key, r.lo, r.copy_hi));
+  }
+  template <class T>
+  void integer_not_below(const char* key, T& v, IntRange r, const char*, const T& other) {
+    v = static_cast<T>(c_.integer(obj_, where_, key, std::max<long long>(r.lo, other), r.copy_hi));
+  }
+  void number(const char* key, double& v, NumberRange r) { v = c_.number(obj_, where_, key, r.lo, r.copy_hi); }
+  void boolean(const char* key, bool& v) { v = c_.boolean(obj_, where_, key); }
+  template <class E, class Table>
+  void choice(const char* key, E& v, const Table& table) {
+    v = detail::value_in<E>(table, c_.one_of(obj_, where_, key, detail::names_of(table)));
+  }
+  void optional_integer(const char* key, std::optional<int>& v, IntRange r) {
+    c_.at(obj_, where_, key);
+    v.reset();
+    c_.optional(obj_, key, [&] { v = static_cast<int>(c_.integer(obj_, where_, key, r.lo, r.copy_hi)); });
+  }
+  void size(const char* key, std::uint64_t& v, const char*) {
+    v = static_cast<std::uint64_t>(c_.integer(obj_, where_, key, 1, detail::kNoLimit));
+  }
+  template <class Describe>
+  void map(const char* key, Describe&& describe) {
+    JsonFields sub(c_, c_.object(obj_, where_, key), Checker::join(where_, key));
+    describe(sub);
+  }
+  void arm_list(const char* key, std::vector<Arm>& v, const Arm& baseline);
+  void workload(const char* key, WorkloadSpec& w, Need);
+  void contention(const char* key, json& v) {
+    c_.optional(obj_, key, [&] { c_.text(obj_, where_, key); });
+    v = obj_.value(key, json());
+  }
+  void decision(const char* key, json& v) {
+    c_.optional(obj_, key, [&] { c_.object(obj_, where_, key); });  // `decide` checks its keys
+    v = obj_.value(key, json());
+  }
+  void retired(const char*, const char*) {}
+  void rule(bool ok, const char* key, const char* problem) {
+    if (!ok) c_.fail(Checker::join(where_, key), problem);
+  }
+
+ private:
+  void params(const std::string& type, json& out);
+
+  const Checker& c_;
+  const json& obj_;
+  std::string where_;
+};
+
+void JsonFields::arm_list(const char* key, std::vector<Arm>& v, const Arm& baseline) {
+  const std::string w = Checker::join(where_, key);
+  const json& list = c_.list(obj_, where_, key);
+  if (list.empty()) c_.fail(w, "empty: a class compares at least one arm with its baseline");
+  v.clear();
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    std::optional<Arm> a;
+    if (list[i].is_string()) a = parse_arm(list[i].get<std::string>());
+    if (!a || *a == baseline)
+      c_.fail(Checker::item(w, i),
+              "expected an arm other than the baseline (" + arm_names_list() + "), got " + detail::describe(list[i]));
+    v.push_back(*a);
+  }
 }
 
-template <class T>
-std::optional<T> opt_from(const nlohmann::json& j) {
-  return j.is_null() ? std::nullopt : std::optional<T>(j.get<T>());
+void JsonFields::workload(const char* key, WorkloadSpec& w, Need) {
+  JsonFields f(c_, c_.object(obj_, where_, key), Checker::join(where_, key));
+  f.choice("type", w.type, detail::kWorkloadTypes);
+  f.choice("backend", w.backend, detail::backends_of(w.type));
+  detail::staging_fields(f, w);
+  f.params(w.type, w.params);
 }
 
-nlohmann::json workload_to_json(const WorkloadSpec& w) {
-  return {{"type", w.type}, {"backend", w.backend}, {"direction", direction_name(w.direction)},
-          {"memory", host_memory_name(w.memory)}, {"bytes", w.bytes}, {"copies", w.copies}, {"params", w.params}};
-}
-
-WorkloadSpec workload_from_json(const nlohmann::json& j) {
-  WorkloadSpec w;
-  w.type = j.at("type");
-  w.backend = j.at("backend");
-  std::string d = j.at("direction");
-  w.direction = d == "h2d" ? Direction::kH2D : d == "d2h" ? Direction::kD2H : Direction::kBidir;
-  std::string m = j.at("memory");
-  w.memory = m == "pinned" ? HostMemory::kPinned : m == "pageable" ? HostMemory::kPageable
-             : m == "registered" ? HostMemory::kRegistered : HostMemory::kHostAlloc;
-  w.bytes = j.at("bytes");
-  w.copies = j.at("copies");
-  w.params = j.value("params", nlohmann::json());
-  return w;
+// A workload's parameters as the YAML parser stored them (null for staging): every one the type needs.
+void JsonFields::params(const std::string& type, json& out) {
+  const std::string pw = Checker::join(where_, "params");
+  auto it = obj_.find("params");
+  out = it == obj_.end() ? json() : *it;
+  if (out.is_null()) return;
+  c_.expect(out.is_object(), pw, "a map or null", out);
+  for (const ParamSpec& spec : detail::params_of(type)) {
+    auto check = [&](const char* key) {
+      switch (spec.kind) {
+        case ParamKind::kCount:
+        case ParamKind::kImage:
+          c_.integer(out, pw, key, static_cast<long long>(spec.range.lo), static_cast<long long>(spec.range.copy_hi));
+          return;
+        case ParamKind::kSize: c_.integer(out, pw, key, 1, detail::kNoLimit); return;
+        case ParamKind::kNumber:
+        case ParamKind::kDuration: c_.number(out, pw, key, spec.range.lo, spec.range.copy_hi); return;
+        case ParamKind::kChoice: c_.one_of(out, pw, key, detail::names_of(spec.choices)); return;
+      }
+    };
+    std::vector<const char*> keys = spec.kind == ParamKind::kImage ? std::vector<const char*>{"image_width", "image_height"}
+                                                                   : std::vector<const char*>{spec.key};
+    for (const char* key : keys) {
+      if (spec.fallback.is_null())
+        c_.optional(out, key, [&] { check(key); });  // a parameter the config may leave out
+      else
+        check(key);
+    }
+  }
 }
 
 }  // namespace
 
-nlohmann::json config_to_json(const ExperimentConfig& e) {
-  nlohmann::json classes = nlohmann::json::array();
-  for (const auto& k : e.classes) {
-    std::vector<std::string> compare;
-    for (Arm a : k.compare) compare.push_back(arm_name(a));
-    classes.push_back({{"name", k.name}, {"workload", workload_to_json(k.workload)},
-                       {"arms", {{"baseline", arm_name(k.baseline)}, {"compare", compare}}},
-                       {"gpu", opt(k.gpu)}, {"device_numa", opt(k.device_numa)}, {"remote_node", opt(k.remote_node)},
-                       {"cpus_per_worker", k.cpus_per_worker}, {"allow_degenerate", k.allow_degenerate},
-                       {"margin_pct", k.margin_pct}, {"statistic", statistic_name(k.statistic)},
-                       {"decision", k.decision}});
+json config_to_json(const ExperimentConfig& e) {
+  json out = {{"source", e.source}};
+  JsonWriter w(out);
+  detail::experiment_fields(w, e);
+  json classes = json::array();
+  for (const ClassConfig& k : e.classes) {
+    json cj = json::object();
+    JsonWriter cw(cj);
+    detail::class_fields(cw, k);
+    classes.push_back(std::move(cj));
   }
-  return {{"source", e.source}, {"name", e.name}, {"seed", e.seed},
-          {"rounds", {{"min", e.min_rounds}, {"max", e.max_rounds}, {"looks", e.looks}}}, {"order", order_name(e.order)},
-          {"warmup_steps", e.warmup_steps}, {"steps", e.steps}, {"confidence", e.confidence},
-          {"output", e.output_dir},
-          {"contention", e.contention}, {"classes", classes}};
+  out["classes"] = std::move(classes);
+  return out;
 }
 
-ExperimentConfig config_from_json(const nlohmann::json& j) {
+ExperimentConfig config_from_json(const json& j, const std::string& place) {
+  Checker c(place, "the config copy is damaged: restore run.json, or start a new run");
+  c.expect(j.is_object(), "config", "a map", j);
   ExperimentConfig e;
-  e.source = j.at("source");
-  e.name = j.at("name");
-  e.seed = j.at("seed");
-  e.min_rounds = j.at("rounds").at("min");
-  e.max_rounds = j.at("rounds").at("max");
-  e.looks = j.at("rounds").at("looks");
+  e.source = c.text(j, "config", "source");
+  JsonFields fields(c, j, "config");
+  detail::experiment_fields(fields, e);
   e.seed_given = true;  // a run's seed is fixed once it is recorded
-  std::string o = j.at("order");
-  e.order = o == "random" ? Order::kRandom : o == "abba" ? Order::kAbba : Order::kFixed;
-  e.warmup_steps = j.at("warmup_steps");
-  e.steps = j.at("steps");
-  e.confidence = j.at("confidence");
-  e.output_dir = j.at("output");
-  e.contention = j.value("contention", nlohmann::json());
-  for (const auto& c : j.at("classes")) {
+  const json& classes = c.list(j, "config", "classes");
+  if (classes.empty()) c.fail("config.classes", "empty: a run has at least one class");
+  for (std::size_t i = 0; i < classes.size(); ++i) {
+    const std::string where = Checker::item("config.classes", i);
+    c.expect(classes[i].is_object(), where, "a map", classes[i]);
     ClassConfig k;
-    k.name = c.at("name");
-    k.workload = workload_from_json(c.at("workload"));
-    k.baseline = *parse_arm(c.at("arms").at("baseline"));
-    for (const auto& a : c.at("arms").at("compare")) k.compare.push_back(*parse_arm(a));
-    k.gpu = opt_from<int>(c.at("gpu"));
-    k.device_numa = opt_from<int>(c.at("device_numa"));
-    k.remote_node = opt_from<int>(c.at("remote_node"));
-    k.cpus_per_worker = c.at("cpus_per_worker");
-    k.allow_degenerate = c.at("allow_degenerate");
-    k.margin_pct = c.at("margin_pct");
-    std::string s = c.at("statistic");
-    k.statistic = s == "median" ? Statistic::kMedian : s == "p99" ? Statistic::kP99 : Statistic::kThroughput;
-    k.decision = c.value("decision", nlohmann::json());
+    JsonFields cf(c, classes[i], where);
+    detail::class_fields(cf, k);
+    for (std::size_t m = 0; m < i; ++m)
+      if (e.classes[m].name == k.name)
+        c.fail(where + ".name", "repeats the name of config.classes[" + std::to_string(m) + "]");
     e.classes.push_back(std::move(k));
   }
   return e;

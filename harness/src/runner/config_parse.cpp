@@ -1,4 +1,5 @@
-// YAML -> ExperimentConfig with validation (see config.h). Every error names file, line and key.
+// YAML -> ExperimentConfig with validation (see config.h): the YAML visitor of the config's description
+// (config_fields.h). Every error names file, line and key.
 #include <fmt/format.h>
 
 #include <filesystem>
@@ -6,6 +7,7 @@
 #include <sstream>
 #include <utility>
 
+#include "config_fields.h"
 #include "placebench/harness/decisions/decide_input.h"
 #include "placebench/harness/errors.h"
 #include "placebench/harness/runner/config.h"
@@ -15,72 +17,220 @@
 namespace placebench::harness {
 namespace {
 
+using detail::IntRange;
+using detail::Need;
+using detail::NumberRange;
+using detail::ParamKind;
+using detail::ParamSpec;
 using detail::YamlContext;
 
-std::vector<std::string> arm_strings() {
-  std::vector<std::string> v;
-  for (Arm a : all_arms()) v.push_back(arm_name(a));
-  return v;
+// The keys a description lists, in its order (for check_keys' "accepted keys").
+struct KeyList {
+  std::vector<std::string> keys;
+  void add(const char* key) { keys.emplace_back(key); }
+  template <class... A> void text(const char* key, A&&...) { add(key); }
+  template <class... A> void integer(const char* key, A&&...) { add(key); }
+  template <class... A> void integer_not_below(const char* key, A&&...) { add(key); }
+  template <class... A> void number(const char* key, A&&...) { add(key); }
+  template <class... A> void boolean(const char* key, A&&...) { add(key); }
+  template <class... A> void choice(const char* key, A&&...) { add(key); }
+  template <class... A> void optional_integer(const char* key, A&&...) { add(key); }
+  template <class... A> void size(const char* key, A&&...) { add(key); }
+  template <class... A> void map(const char* key, A&&...) { add(key); }
+  template <class... A> void arm_list(const char* key, A&&...) { add(key); }
+  template <class... A> void workload(const char* key, A&&...) { add(key); }
+  template <class... A> void contention(const char* key, A&&...) { add(key); }
+  template <class... A> void decision(const char* key, A&&...) { add(key); }
+  template <class... A> void retired(const char* key, A&&...) { add(key); }
+  void rule(bool, const char*, const char*) {}
+};
+
+template <class Describe>
+std::vector<std::string> keys_of(Describe&& describe) {
+  KeyList list;
+  describe(list);
+  return std::move(list.keys);
 }
 
-nlohmann::json yaml_to_json(const YAML::Node& n) {
-  if (n.IsMap()) {
-    nlohmann::json j = nlohmann::json::object();
-    for (const auto& kv : n) j[kv.first.as<std::string>()] = yaml_to_json(kv.second);
-    return j;
-  }
-  if (n.IsSequence()) {
-    nlohmann::json j = nlohmann::json::array();
-    for (const auto& e : n) j.push_back(yaml_to_json(e));
-    return j;
-  }
-  if (n.IsNull()) return nullptr;
-  // Scalars keep their YAML meaning: numbers and booleans stay numbers and booleans in run.json.
-  std::string s = n.as<std::string>();
-  if (n.Tag() != "!") {  // a quoted scalar stays a string
-    std::size_t used = 0;
-    try {
-      long long i = std::stoll(s, &used);
-      if (used == s.size()) return i;
-      double d = std::stod(s, &used);
-      if (used == s.size()) return d;
-    } catch (const std::exception&) {
-    }
-    if (s == "true" || s == "false") return s == "true";
-  }
-  return s;
-}
+// Reads one YAML map through a description. A key the map leaves out keeps its default; a map that is
+// not given at all (`given` false) reads as one without keys.
+class YamlFields {
+ public:
+  YamlFields(const YamlContext& c, YAML::Node node, std::string where, bool given = true)
+      : c_(c), node_(std::move(node)), where_(std::move(where)), given_(given) {}
 
-// Pipeline parameters: validated here (file and line), handed to the pipeline driver as JSON.
-nlohmann::json parse_pipeline_params(const YamlContext& c, const YAML::Node& n, const std::string& where) {
-  c.check_keys(n, where, {"type", "backend", "workers", "prefetch", "ring", "batch_bytes", "batch_samples", "image",
-                          "decode", "cpu_work_ns_per_kb", "step_compute", "dataset_samples"});
-  nlohmann::json p = nlohmann::json::object();
-  for (const char* k : {"workers", "prefetch", "ring", "batch_samples", "dataset_samples"})
-    if (n[k]) p[k] = c.integer(n[k], where + "." + k, std::string(k) == "ring" ? 0 : 1, 1 << 20);
-  if (n["cpu_work_ns_per_kb"]) p["cpu_work_ns_per_kb"] = c.number(n["cpu_work_ns_per_kb"], where + ".cpu_work_ns_per_kb", 0, 1e9);
-  if (n["decode"]) p["decode"] = c.one_of(n["decode"], where + ".decode", {"synthetic", "jpeg"});
-  auto checked = [&](const char* key, auto parse) {
-    if (!n[key]) return;
+  // Checks the map's keys against the description's, then reads every field.
+  template <class Describe>
+  void read(Describe&& describe) {
+    if (given_) c_.check_keys(node_, where_, keys_of(describe));
+    describe(*this);
+  }
+
+  void text(const char* key, std::string& v, Need need = {}) {
+    if (has(key, need)) v = c_.text(at(key), path(key));
+  }
+  template <class T>
+  void integer(const char* key, T& v, IntRange r) {
+    if (has(key)) v = static_cast<T>(c_.integer(at(key), path(key), r.lo, r.hi));
+  }
+  template <class T>
+  void integer_not_below(const char* key, T& v, IntRange r, const char* other_key, const T& other) {
+    integer(key, v, r);
+    if (v < other) c_.fail(node_, where_, fmt::format("{} is below {}", key, other_key));
+  }
+  void number(const char* key, double& v, NumberRange r) {
+    if (has(key)) v = c_.number(at(key), path(key), r.lo, r.hi);
+  }
+  void boolean(const char* key, bool& v) {
+    if (has(key)) v = c_.boolean(at(key), path(key));
+  }
+  template <class E, class Table>
+  void choice(const char* key, E& v, const Table& table) {
+    if (has(key)) v = detail::value_in<E>(table, c_.one_of(at(key), path(key), detail::names_of(table)));
+  }
+  void optional_integer(const char* key, std::optional<int>& v, IntRange r) {
+    if (has(key)) v = static_cast<int>(c_.integer(at(key), path(key), r.lo, r.hi));
+  }
+  void size(const char* key, std::uint64_t& v, const char* forms) {
+    if (!has(key)) return;
     try {
-      p[key] = parse(c.text(n[key], where + "." + key), where + "." + key);
+      v = parse_size(c_.text(at(key), path(key)), path(key));
     } catch (const InputError&) {
-      c.fail(n[key], where + "." + key, key == std::string("step_compute") ? "bad duration; use 2ms, 500us, 0.01s"
-                                                                            : "bad size; use 4K, 64M, 1G");
-    }
-  };
-  checked("batch_bytes", [](const std::string& t, const std::string& w) { return parse_size(t, w); });
-  checked("step_compute", [](const std::string& t, const std::string& w) { return parse_duration_s(t, w); });
-  if (n["image"]) {
-    try {
-      auto [width, height] = parse_image_size(c.text(n["image"], where + ".image"), pipeline_config_key);
-      p["image_width"] = width;
-      p["image_height"] = height;
-    } catch (const PipelineInputError& e) {
-      c.fail(n["image"], where + ".image", e.problem);
+      c_.fail(at(key), path(key), std::string("bad size; use ") + forms);
     }
   }
+  template <class Describe>
+  void map(const char* key, Describe&& describe) {
+    YamlFields sub(c_, has(key) ? at(key) : YAML::Node(), path(key), has(key));
+    sub.read(describe);
+  }
+  void arm_list(const char* key, std::vector<Arm>& v, const Arm& baseline);
+  void workload(const char* key, WorkloadSpec& w, Need need);
+  void contention(const char* key, nlohmann::json& v);
+  void decision(const char* key, nlohmann::json& v);
+  void retired(const char* key, const char* why) {
+    if (has(key)) c_.fail(at(key), path(key), why);
+  }
+  void rule(bool ok, const char* key, const char* problem) {
+    if (!ok) c_.fail(has(key) ? at(key) : node_, path(key), problem);
+  }
+
+ private:
+  bool has(const char* key, Need need = {}) const {
+    bool given = given_ && node_.IsMap() && node_[key];
+    if (!given && need.missing) c_.fail(node_, path(key), need.missing);
+    return given;
+  }
+  YAML::Node at(const char* key) const { return node_[key]; }
+  std::string path(const std::string& key) const { return where_.empty() ? key : where_ + "." + key; }
+  nlohmann::json params(const std::vector<ParamSpec>& specs);
+  void param(const ParamSpec& spec, nlohmann::json& p);
+
+  const YamlContext& c_;
+  const YAML::Node node_;
+  std::string where_;
+  bool given_;
+};
+
+void YamlFields::arm_list(const char* key, std::vector<Arm>& v, const Arm& baseline) {
+  if (has(key)) {
+    const YAML::Node& list = at(key);
+    if (!list.IsSequence()) c_.fail(list, path(key), "must be a list, e.g. [remote, unpinned]");
+    const std::vector<std::string> names = detail::names_of(detail::arm_table());
+    for (const auto& e : list) v.push_back(detail::value_in<Arm>(detail::arm_table(), c_.one_of(e, path(key), names)));
+  }
+  if (v.empty()) v = {Arm::kRemote};
+  for (Arm a : v)
+    if (a == baseline) c_.fail(node_, path(key), "repeats the baseline arm " + arm_name(a));
+}
+
+// One parameter of a pipeline or collective workload, into p (as run.json keeps it).
+void YamlFields::param(const ParamSpec& spec, nlohmann::json& p) {
+  const char* key = spec.key;
+  if (!has(key)) {
+    if (!spec.fallback.is_null()) p[key] = spec.fallback;
+    return;
+  }
+  const YAML::Node& n = at(key);
+  switch (spec.kind) {
+    case ParamKind::kCount:
+      p[key] = c_.integer(n, path(key), static_cast<long long>(spec.range.lo), static_cast<long long>(spec.range.hi));
+      return;
+    case ParamKind::kNumber: p[key] = c_.number(n, path(key), spec.range.lo, spec.range.hi); return;
+    case ParamKind::kChoice:
+      p[key] = c_.one_of(n, path(key), std::vector<std::string>(spec.choices.begin(), spec.choices.end()));
+      return;
+    case ParamKind::kSize:
+    case ParamKind::kDuration:
+      try {
+        std::string text = c_.text(n, path(key));
+        if (spec.kind == ParamKind::kSize)
+          p[key] = parse_size(text, path(key));
+        else
+          p[key] = parse_duration_s(text, path(key));
+      } catch (const InputError&) {
+        const char* bad = spec.kind == ParamKind::kSize ? "bad size; use " : "bad duration; use ";
+        c_.fail(n, path(key), bad + std::string(spec.forms));
+      }
+      return;
+    case ParamKind::kImage:
+      try {
+        auto [width, height] = parse_image_size(c_.text(n, path(key)), pipeline_config_key);
+        p["image_width"] = width;
+        p["image_height"] = height;
+      } catch (const PipelineInputError& e) {
+        c_.fail(n, path(key), e.problem);
+      }
+      return;
+  }
+}
+
+nlohmann::json YamlFields::params(const std::vector<ParamSpec>& specs) {
+  nlohmann::json p = nlohmann::json::object();
+  for (const ParamSpec& spec : specs) param(spec, p);
   return p;
+}
+
+// A workload: its type first (the keys it accepts depend on it), then the staging keys or the type's
+// parameters beside it.
+void YamlFields::workload(const char* key, WorkloadSpec& w, Need need) {
+  has(key, need);
+  const YAML::Node& n = at(key);
+  const std::string where = path(key);
+  if (!n.IsMap() || !n["type"]) c_.fail(n, where + ".type", "missing; accepted: staging, pipeline, collective");
+  w.type = c_.one_of(n["type"], where + ".type", detail::names_of(detail::kWorkloadTypes));
+  YamlFields f(c_, n, where);
+  std::vector<std::string> keys = {"type", "backend"};
+  if (w.type == "staging")
+    for (auto& k : keys_of([&](auto& v) { detail::staging_fields(v, w); })) keys.push_back(std::move(k));
+  for (const ParamSpec& spec : detail::params_of(w.type)) keys.emplace_back(spec.key);
+  c_.check_keys(n, where, keys);
+  f.choice("backend", w.backend, detail::backends_of(w.type));
+  if (w.type == "staging")
+    detail::staging_fields(f, w);
+  else
+    w.params = f.params(detail::params_of(w.type));
+}
+
+void YamlFields::contention(const char* key, nlohmann::json& v) {
+  if (!has(key) || at(key).IsNull()) return;
+  const YAML::Node& spec = at(key);
+  const std::string forms = "stream:NODE:THREADS[:SIZE][@CPUS] or spin:CPUS, joined with '+'";
+  if (!spec.IsScalar()) c_.fail(spec, path(key), "must be one string: " + forms);
+  try {
+    parse_contention_spec(spec.as<std::string>(), path(key));  // the machine is checked by run
+  } catch (const PipelineInputError& err) {
+    c_.fail(spec, path(key), err.problem);
+  }
+  v = spec.as<std::string>();
+}
+
+// Kept as the JSON `decide` reads from run.json, and checked as it will read it, at this file's lines.
+void YamlFields::decision(const char* key, nlohmann::json& v) {
+  if (!has(key)) return;
+  detail::LocatedJson block = detail::yaml_to_located_json(at(key));
+  decisions::parse_decision_yaml(block, c_.file);
+  v = std::move(block.value);
 }
 
 // A pipeline class checked as its trials will be (validate_pipeline_config on the PipelineConfig they
@@ -105,138 +255,10 @@ void check_pipeline_class_yaml(const YamlContext& c, const YAML::Node& cls_node,
   }
 }
 
-// Collective parameters (one collective, type and size per class; run under mpirun).
-nlohmann::json parse_collective_params(const YamlContext& c, const YAML::Node& n, const std::string& where) {
-  c.check_keys(n, where, {"type", "backend", "op", "dtype", "redop", "bytes"});
-  nlohmann::json p = {{"op", "allreduce"}, {"dtype", "float32"}, {"redop", "sum"}, {"bytes", 1u << 20}};
-  if (n["op"])
-    p["op"] = c.one_of(n["op"], where + ".op", {"allreduce", "allgather", "reducescatter", "broadcast", "reduce", "alltoall", "sendrecv"});
-  if (n["dtype"]) p["dtype"] = c.one_of(n["dtype"], where + ".dtype", {"int8", "int32", "float16", "bfloat16", "float32", "float64"});
-  if (n["redop"]) p["redop"] = c.one_of(n["redop"], where + ".redop", {"sum", "prod", "max", "min"});
-  if (n["bytes"]) {
-    try {
-      p["bytes"] = parse_size(c.text(n["bytes"], where + ".bytes"), where + ".bytes");
-    } catch (const InputError&) {
-      c.fail(n["bytes"], where + ".bytes", "bad size; use 8, 64K, 1M");
-    }
-  }
-  return p;
-}
-
-WorkloadSpec parse_workload(const YamlContext& c, const YAML::Node& n, const std::string& where) {
-  WorkloadSpec w;
-  if (!n.IsMap() || !n["type"]) c.fail(n, where + ".type", "missing; accepted: staging, pipeline, collective");
-  w.type = c.one_of(n["type"], where + ".type", {"staging", "pipeline", "collective"});
-  if (w.type == "collective") {
-    w.params = parse_collective_params(c, n, where);
-    if (n["backend"]) w.backend = c.one_of(n["backend"], where + ".backend", {"auto", "mpi", "nccl"});
-    return w;
-  }
-  if (w.type == "pipeline") {
-    w.params = parse_pipeline_params(c, n, where);
-    if (n["backend"]) w.backend = c.one_of(n["backend"], where + ".backend", {"auto", "cuda", "host"});
-    return w;
-  }
-  c.check_keys(n, where, {"type", "backend", "direction", "memory", "bytes", "copies"});
-  if (n["backend"]) w.backend = c.one_of(n["backend"], where + ".backend", {"auto", "cuda", "host"});
-  if (n["direction"]) {
-    std::string d = c.one_of(n["direction"], where + ".direction", {"h2d", "d2h", "bidir"});
-    w.direction = d == "h2d" ? Direction::kH2D : d == "d2h" ? Direction::kD2H : Direction::kBidir;
-  }
-  if (n["memory"]) {
-    std::string m = c.one_of(n["memory"], where + ".memory", {"pinned", "pageable", "registered", "hostalloc"});
-    w.memory = m == "pinned" ? HostMemory::kPinned : m == "pageable" ? HostMemory::kPageable
-               : m == "registered" ? HostMemory::kRegistered : HostMemory::kHostAlloc;
-  }
-  if (n["bytes"]) {
-    try {
-      w.bytes = parse_size(c.text(n["bytes"], where + ".bytes"), where + ".bytes");
-    } catch (const InputError&) {
-      c.fail(n["bytes"], where + ".bytes", "bad size; use 4K, 64M, 1G");
-    }
-  }
-  if (n["copies"]) w.copies = static_cast<int>(c.integer(n["copies"], where + ".copies", 1, config_limits::kMaxCopies));
-  return w;
-}
-
 ClassConfig parse_class(const YamlContext& c, const YAML::Node& n, const std::string& where) {
-  c.check_keys(n, where, {"name", "workload", "arms", "gpu", "device_numa", "remote_node", "cpus_per_worker",
-                          "allow_degenerate", "margin_pct", "statistic", "decision"});
   ClassConfig k;
-  if (!n["name"]) c.fail(n, where + ".name", "missing: every class needs a name");
-  k.name = c.text(n["name"], where + ".name");
-  if (!n["workload"]) c.fail(n, where + ".workload", "missing; e.g. {type: staging, bytes: 4M}");
-  k.workload = parse_workload(c, n["workload"], where + ".workload");
-  if (n["arms"]) {
-    const YAML::Node& a = n["arms"];
-    c.check_keys(a, where + ".arms", {"baseline", "compare"});
-    if (a["baseline"]) k.baseline = *parse_arm(c.one_of(a["baseline"], where + ".arms.baseline", arm_strings()));
-    if (a["compare"]) {
-      if (!a["compare"].IsSequence()) c.fail(a["compare"], where + ".arms.compare", "must be a list, e.g. [remote, unpinned]");
-      for (const auto& e : a["compare"]) k.compare.push_back(*parse_arm(c.one_of(e, where + ".arms.compare", arm_strings())));
-    }
-  }
-  if (k.compare.empty()) k.compare = {Arm::kRemote};
-  for (Arm a : k.compare)
-    if (a == k.baseline) c.fail(n["arms"], where + ".arms.compare", "repeats the baseline arm " + arm_name(a));
-  if (n["gpu"]) k.gpu = static_cast<int>(c.integer(n["gpu"], where + ".gpu", 0, 1023));
-  if (n["device_numa"]) k.device_numa = static_cast<int>(c.integer(n["device_numa"], where + ".device_numa", 0, 1023));
-  if (k.gpu && k.device_numa) c.fail(n["device_numa"], where + ".device_numa", "give either gpu or device_numa, not both");
-  if (n["remote_node"]) k.remote_node = static_cast<int>(c.integer(n["remote_node"], where + ".remote_node", 0, 1023));
-  if (n["cpus_per_worker"]) k.cpus_per_worker = static_cast<int>(c.integer(n["cpus_per_worker"], where + ".cpus_per_worker", 1, config_limits::kMaxCpusPerWorker));
-  if (n["allow_degenerate"]) k.allow_degenerate = c.boolean(n["allow_degenerate"], where + ".allow_degenerate");
-  if (n["margin_pct"]) k.margin_pct = c.number(n["margin_pct"], where + ".margin_pct", 0, 100);
-  if (n["statistic"]) {
-    std::string s = c.one_of(n["statistic"], where + ".statistic", {"median", "p99", "throughput"});
-    k.statistic = s == "median" ? Statistic::kMedian : s == "p99" ? Statistic::kP99 : Statistic::kThroughput;
-  }
-  if (n["decision"]) {
-    k.decision = yaml_to_json(n["decision"]);
-    decisions::parse_decision_yaml(n["decision"], c.file);  // validated as `decide` will read it
-  }
+  YamlFields(c, n, where).read([&](auto& v) { detail::class_fields(v, k); });
   return k;
-}
-
-void parse_rounds(const YamlContext& c, const YAML::Node& n, ExperimentConfig& e) {
-  c.check_keys(n, "experiment.rounds", {"min", "max", "looks"});
-  if (n["min"]) e.min_rounds = static_cast<int>(c.integer(n["min"], "experiment.rounds.min", config_limits::kMinRounds, config_limits::kMaxRounds));
-  if (n["max"]) e.max_rounds = static_cast<int>(c.integer(n["max"], "experiment.rounds.max", config_limits::kMinRounds, config_limits::kMaxRounds));
-  if (e.max_rounds < e.min_rounds) c.fail(n, "experiment.rounds", "max is below min");
-  if (n["looks"]) e.looks = static_cast<int>(c.integer(n["looks"], "experiment.rounds.looks", 1, config_limits::kMaxLooks));
-}
-
-void parse_experiment(const YamlContext& c, const YAML::Node& n, ExperimentConfig& e) {
-  c.check_keys(n, "experiment", {"name", "seed", "rounds", "order", "warmup_steps", "steps", "confidence",
-                                 "target_half_width_pct", "output", "contention"});
-  if (n["target_half_width_pct"])
-    c.fail(n["target_half_width_pct"], "experiment.target_half_width_pct",
-           "no longer used: a class stops when every arm is decided at a planned look, or at rounds.max "
-           "(docs/statistics.md); remove the key (rounds.looks sets the looks)");
-  if (n["name"]) e.name = c.text(n["name"], "experiment.name");
-  if (n["seed"]) {
-    e.seed = static_cast<std::uint64_t>(c.integer(n["seed"], "experiment.seed", 0, config_limits::kMaxSeed));
-    e.seed_given = true;
-  }
-  if (n["rounds"]) parse_rounds(c, n["rounds"], e);
-  if (n["order"]) {
-    std::string o = c.one_of(n["order"], "experiment.order", {"random", "abba", "fixed"});
-    e.order = o == "random" ? Order::kRandom : o == "abba" ? Order::kAbba : Order::kFixed;
-  }
-  if (n["warmup_steps"]) e.warmup_steps = static_cast<int>(c.integer(n["warmup_steps"], "experiment.warmup_steps", 0, config_limits::kMaxWarmupSteps));
-  if (n["steps"]) e.steps = static_cast<int>(c.integer(n["steps"], "experiment.steps", config_limits::kMinSteps, config_limits::kMaxSteps));
-  if (n["confidence"]) e.confidence = c.number(n["confidence"], "experiment.confidence", 0.5, 0.9999);
-  if (n["output"]) e.output_dir = c.text(n["output"], "experiment.output");
-  if (n["contention"] && !n["contention"].IsNull()) {
-    const YAML::Node& spec = n["contention"];
-    const std::string forms = "stream:NODE:THREADS[:SIZE][@CPUS] or spin:CPUS, joined with '+'";
-    if (!spec.IsScalar()) c.fail(spec, "experiment.contention", "must be one string: " + forms);
-    try {
-      parse_contention_spec(spec.as<std::string>(), "experiment.contention");  // the machine is checked by run
-    } catch (const PipelineInputError& err) {
-      c.fail(spec, "experiment.contention", err.problem);
-    }
-    e.contention = spec.as<std::string>();
-  }
 }
 
 YAML::Node load_yaml(const std::string& text, const std::string& source) {
@@ -245,6 +267,32 @@ YAML::Node load_yaml(const std::string& text, const std::string& source) {
   } catch (const YAML::Exception& ex) {
     throw InputError(fmt::format("{}:{}: not valid YAML ({}); fix the syntax at that line", source, ex.mark.line + 1, ex.msg));
   }
+}
+
+// A class given in place, or kept in its own file (`include`, relative to the config): parsed and checked
+// at the lines of the file that holds it.
+void parse_class_entry(const YamlContext& c, const YAML::Node& root, std::size_t i, ExperimentConfig& e) {
+  std::string where = fmt::format("classes[{}]", i);
+  YAML::Node node = root["classes"][i];
+  const YAML::Node experiment = std::as_const(root)["experiment"];
+  if (node.IsMap() && node["include"]) {
+    c.check_keys(node, where, {"include"});
+    auto path = std::filesystem::path(e.source).parent_path() / c.text(node["include"], where + ".include");
+    std::ifstream in(path);
+    if (!in) c.fail(node["include"], where + ".include", "cannot read " + path.string());
+    std::stringstream ss;
+    ss << in.rdbuf();
+    YamlContext included{path.string()};
+    YAML::Node cls = load_yaml(ss.str(), path.string());
+    e.classes.push_back(parse_class(included, cls, "class"));
+    check_pipeline_class_yaml(included, cls, "class", c, experiment, e, e.classes.back());
+  } else {
+    e.classes.push_back(parse_class(c, node, where));
+    check_pipeline_class_yaml(c, node, where, c, experiment, e, e.classes.back());
+  }
+  const std::string& name = e.classes.back().name;
+  for (std::size_t j = 0; j + 1 < e.classes.size(); ++j)
+    if (e.classes[j].name == name) c.fail(node, where + ".name", "duplicate class name " + name);
 }
 
 }  // namespace
@@ -257,31 +305,14 @@ ExperimentConfig parse_experiment_config(const std::string& text, const std::str
   ExperimentConfig e;
   e.source = source;
   e.name = std::filesystem::path(source).stem().string();
-  if (root["experiment"]) parse_experiment(c, root["experiment"], e);
+  const YAML::Node experiment = std::as_const(root)["experiment"];
+  YamlFields fields(c, experiment, "experiment", static_cast<bool>(experiment));
+  fields.read([&](auto& v) { detail::experiment_fields(v, e); });
+  e.seed_given = experiment && experiment.IsMap() && experiment["seed"];
   const YAML::Node& classes = root["classes"];
   if (!classes || !classes.IsSequence() || classes.size() == 0)
     c.fail(classes ? classes : root, "classes", "missing or empty: list at least one workload class");
-  for (std::size_t i = 0; i < classes.size(); ++i) {
-    std::string where = fmt::format("classes[{}]", i);
-    YAML::Node node = classes[i];
-    if (node.IsMap() && node["include"]) {  // a class kept in its own file, relative to this one
-      c.check_keys(node, where, {"include"});
-      auto path = std::filesystem::path(source).parent_path() / c.text(node["include"], where + ".include");
-      std::ifstream in(path);
-      if (!in) c.fail(node["include"], where + ".include", "cannot read " + path.string());
-      std::stringstream ss;
-      ss << in.rdbuf();
-      YamlContext included{path.string()};
-      YAML::Node cls = load_yaml(ss.str(), path.string());
-      e.classes.push_back(parse_class(included, cls, "class"));
-      check_pipeline_class_yaml(included, cls, "class", c, std::as_const(root)["experiment"], e, e.classes.back());
-    } else {
-      e.classes.push_back(parse_class(c, node, where));
-      check_pipeline_class_yaml(c, node, where, c, std::as_const(root)["experiment"], e, e.classes.back());
-    }
-    for (std::size_t j = 0; j + 1 < e.classes.size(); ++j)
-      if (e.classes[j].name == e.classes.back().name) c.fail(node, where + ".name", "duplicate class name " + e.classes.back().name);
-  }
+  for (std::size_t i = 0; i < classes.size(); ++i) parse_class_entry(c, root, i, e);
   return e;
 }
 

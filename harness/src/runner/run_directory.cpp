@@ -118,7 +118,7 @@ RunDirectory RunDirectory::create(const std::string& base, const std::string& ex
   if (fs::exists(fs::path(d.path_) / "trials.jsonl"))
     throw InputError(d.path_ + ": already holds a run; continue it with --resume " + d.path_ + " or choose another --out");
   d.run_ = run;
-  if (run.contains("config")) d.config_ = config_from_json(run["config"]);
+  if (run.contains("config")) d.config_ = config_from_json(run["config"], (fs::path(d.path_) / "run.json").string());
   write_atomically((fs::path(d.path_) / "run.json").string(), run.dump(2) + "\n");
   write_all_fsync((fs::path(d.path_) / "trials.jsonl").string(), "", O_WRONLY | O_CREAT | O_TRUNC);
   return d;
@@ -146,12 +146,12 @@ void RunDirectory::append_trial(const json& trial) {
   write_all_fsync((fs::path(path_) / "trials.jsonl").string(), trial.dump() + "\n", O_WRONLY | O_CREAT | O_APPEND);
 }
 
-std::vector<json> RunDirectory::read_trials(std::vector<std::string>& warnings, bool repair) const {
+std::vector<TrialRecord> RunDirectory::read_trial_records(std::vector<std::string>& warnings, bool repair) const {
   std::string path = (fs::path(path_) / "trials.jsonl").string();
   std::string text = read_file(path,
                                "missing: every run directory has one (its trials); restore it, or start a new run",
                                "restore trials.jsonl, or start a new run");
-  std::vector<json> trials;
+  std::vector<TrialRecord> trials;
   detail::TrialSlots seen;
   std::size_t pos = 0, good_end = 0, line_no = 0;
   while (pos < text.size()) {
@@ -168,13 +168,23 @@ std::vector<json> RunDirectory::read_trials(std::vector<std::string>& warnings, 
                                      path, line_no));
       break;
     }
-    detail::check_trial_line(j, config_, fmt::format("{}:{}", path, line_no), line_no, seen);
-    trials.push_back(std::move(j));
+    trials.push_back(detail::check_trial_line(std::move(j), config_, fmt::format("{}:{}", path, line_no), line_no, seen));
     pos = nl + 1;
     good_end = pos;
   }
   if (repair && good_end < text.size()) fs::resize_file(path, good_end);
   return trials;
+}
+
+std::vector<json> RunDirectory::read_trials(std::vector<std::string>& warnings, bool repair) const {
+  std::vector<json> lines;
+  for (TrialRecord& t : read_trial_records(warnings, repair)) lines.push_back(std::move(t.line));
+  return lines;
+}
+
+TrialRecord trial_record_from_json(json line, const std::optional<ExperimentConfig>& config, const std::string& place) {
+  detail::TrialSlots seen;
+  return detail::check_trial_line(std::move(line), config, place, 1, seen);
 }
 
 void RunDirectory::write_summary(const RunSummary& summary_data) const {

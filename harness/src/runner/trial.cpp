@@ -15,7 +15,7 @@
 #include "placebench/harness/workloads/pipeline.h"
 #include "placebench/hostpipe/cpulist.h"
 #include "placebench/hostpipe/process_limits.h"
-#include "placebench/hostpipe/sysmetrics/json.h"
+#include "placebench/hostpipe/sysmetrics/sysmetrics_json.h"
 #include "placebench/hostpipe/sysmetrics/sampler.h"
 #include "placebench/harness/workloads/staging.h"
 
@@ -60,14 +60,30 @@ nlohmann::json summarize_steps(const std::vector<std::int64_t>& step_ns, std::ve
           {"throughput_steps_s", 1e9 / s.mean}};
 }
 
-double trial_statistic(const nlohmann::json& trial, Statistic statistic) {
-  const auto& s = trial.at("summary");
+const char* statistic_key(Statistic statistic) {
   switch (statistic) {
-    case Statistic::kMedian: return s.at("median_ns").get<double>();
-    case Statistic::kP99: return s.at("p99_ns").get<double>();
-    case Statistic::kThroughput: return s.at("throughput_steps_s").get<double>();
+    case Statistic::kMedian: return "median_ns";
+    case Statistic::kP99: return "p99_ns";
+    case Statistic::kThroughput: return "throughput_steps_s";
   }
-  return 0;
+  return "median_ns";
+}
+
+double trial_statistic(const TrialRecord& trial, Statistic statistic) { return trial.summary.at(statistic_key(statistic)); }
+
+double trial_statistic(const nlohmann::json& trial, Statistic statistic) {
+  return trial.at("summary").at(statistic_key(statistic)).get<double>();
+}
+
+bool TrialRecord::has_flag(std::string_view prefix) const {
+  return std::any_of(flags.begin(), flags.end(), [&](const std::string& f) { return f.rfind(prefix, 0) == 0; });
+}
+
+std::vector<nlohmann::json> trial_lines(const std::vector<TrialRecord>& trials) {
+  std::vector<nlohmann::json> lines;
+  lines.reserve(trials.size());
+  for (const TrialRecord& t : trials) lines.push_back(t.line);
+  return lines;
 }
 
 namespace {

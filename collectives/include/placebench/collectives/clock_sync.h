@@ -10,6 +10,11 @@ namespace placebench::collectives {
 // This process's steady clock (CLOCK_MONOTONIC), in seconds.
 double steady_now_s();
 
+// When this process started, on the steady clock: /proc/self/stat's starttime (clock ticks since boot,
+// the same origin as CLOCK_MONOTONIC barring suspend), else (unreadable, or not within the last hour
+// before now) now.
+double process_start_steady_s();
+
 struct ClockSync {
   double offset_s = 0;  // rank-0 time = local time + offset_s
   double rtt_s = 0;     // round trip of the best round (the offset's error is at most rtt_s / 2)

@@ -95,7 +95,13 @@ class Gang {
   double now_global() const;
   void sleep_until_global(double t) const;
   GangRank run_attempts();
+  // Timelines to the reporter, then (there) rebased and summarised.
   GangResult collect(const GangRank& mine);
+  // The reporter: every rank's timeline, or a silent rank for one that never arrived; others: their own.
+  std::vector<GangRank> exchange_timelines(const GangRank& mine);
+  double job_start_global() const;  // the earliest process start of the job (the reporter only)
+  // Fills host, roles, clock and start from setup; times become seconds since `zero`.
+  void identify_and_rebase(std::vector<GangRank>& ranks, double zero) const;
 
   MpiSession& session_;
   GangConfig config_;
@@ -104,9 +110,7 @@ class Gang {
   double report_by_ = 0;   // the reporter stops waiting for timelines then
   std::vector<double> starts_;  // every rank's process start (global), gathered at setup
   std::vector<std::string> hosts_;
-  std::unique_ptr<detail::GangTransport> transport_;
-  std::vector<void*> pending_;  // outstanding MPI requests (owned, MPI_Request*)
-  std::vector<double> report_wire_;  // this rank's timeline while it is being sent
+  std::unique_ptr<detail::GangTransport> transport_;  // the backend, and the timelines' way to the reporter
 };
 
 }  // namespace placebench::collectives

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "placebench/harness/check/reference.h"
+#include "placebench/harness/runner/trial.h"
 
 namespace placebench::harness::check {
 
@@ -12,7 +13,7 @@ namespace placebench::harness::check {
 struct RunEvidence {
   std::string dir;
   nlohmann::json summary;
-  std::vector<nlohmann::json> trials;
+  std::vector<TrialRecord> trials;
   std::vector<std::string> warnings;  // e.g. a truncated last line of trials.jsonl
 };
 
@@ -34,8 +35,9 @@ struct CheckReport {
   bool passed() const { return failures() == 0; }
 };
 
-// Reads DIR (run.json and trials.jsonl through the runner's loader, which checks the schema version;
-// summary.json when present, else recomputed). Throws InputError for a directory that is not a run.
+// Reads DIR (run.json and trials.jsonl through the runner's loader, which checks the schema version and
+// every line; summary.json when present, else recomputed). Throws InputError for a directory that is not
+// a run.
 RunEvidence load_run_evidence(const std::string& dir);
 
 CheckReport evaluate_checks(const ReferenceFile& reference, const RunEvidence& run);

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "placebench/harness/decisions/decide.h"
+#include "placebench/harness/yaml_check.h"
 
 namespace placebench::harness::decisions {
 
@@ -28,9 +29,13 @@ struct DecisionSpec {
   std::string any_arm = "remote";
 };
 
+// One parser for the block in either format: it reads the block as JSON (run.json keeps it so, and
+// `decide` reads it from there), and a YAML block is that JSON with its lines kept, so a config is
+// checked exactly as `decide` will read its copy.
 // `where` names the block in messages, e.g. "results/x/run.json: config.classes[0].decision".
 DecisionSpec parse_decision_json(const nlohmann::json& block, const std::string& where);
-// Messages name file:line and the key.
+// A config's block (detail::yaml_to_located_json): messages name file:line and the key ("decision.queue").
+DecisionSpec parse_decision_yaml(const detail::LocatedJson& block, const std::string& file);
 DecisionSpec parse_decision_yaml(const YAML::Node& block, const std::string& file);
 
 // Command-line values that override every class's block (and the defaults: p_remote_any 1, p_local_prefer 0.5).

@@ -13,11 +13,17 @@
 
 namespace placebench::harness {
 
-// The ranges a config accepts, shared by the YAML parser and the check of run.json's config copy.
+// The ranges a config accepts: the one description of the config's fields (runner/config_fields.h) gives
+// them to the YAML parser, the JSON reader and the check of run.json's config copy.
 namespace config_limits {
 inline constexpr int kMinRounds = 2, kMaxRounds = 100000, kMaxLooks = 50;
 inline constexpr int kMinSteps = 3, kMaxSteps = 10000000, kMaxWarmupSteps = 1000000;
 inline constexpr int kMaxCopies = 1000000, kMaxCpusPerWorker = 4096;
+inline constexpr int kMaxDeviceIndex = 1023;                 // gpu, device_numa, remote_node
+inline constexpr int kMaxPipelineCount = 1 << 20;            // workers, prefetch, ring, samples, image sides
+inline constexpr double kMaxCpuWorkNsPerKb = 1e9;
+inline constexpr double kMinConfidence = 0.5, kMaxConfidence = 0.9999;
+inline constexpr double kMaxMarginPct = 100;
 inline constexpr long long kMaxSeed = 1ll << 62;
 }  // namespace config_limits
 
@@ -92,8 +98,9 @@ void check_pipeline_class(const Inventory& inv, const ExperimentConfig& config, 
 // The planned look rounds: stats::planned_look_rounds(min_rounds, max_rounds, looks).
 std::vector<int> planned_looks(const ExperimentConfig& config);
 
+// The config copy of run.json: the one writer, and the one reader, which checks every key it reads (kind
+// and range as a config file allows) and throws InputError "PLACE: config.KEY: problem; fix" for damage.
 nlohmann::json config_to_json(const ExperimentConfig& config);
-// Rebuilds a config from its JSON copy (run.json), for --resume and compare.
-ExperimentConfig config_from_json(const nlohmann::json& j);
+ExperimentConfig config_from_json(const nlohmann::json& j, const std::string& place = "run.json");
 
 }  // namespace placebench::harness

@@ -15,6 +15,7 @@
 
 #include "placebench/harness/runner/analysis.h"
 #include "placebench/harness/runner/config.h"
+#include "placebench/harness/runner/trial.h"
 
 namespace placebench::harness {
 
@@ -35,11 +36,14 @@ class RunDirectory {
   const std::optional<ExperimentConfig>& config() const { return config_; }
 
   void append_trial(const nlohmann::json& trial);
-  // Every complete line, each checked: an object with class, arm and round (of the run's config when
-  // known; each slot once), step_ns (numbers >= 0) and a summary holding the class's statistic. A
+  // trials.jsonl through its one reader: every complete line, each checked and read into a TrialRecord: an
+  // object with class, arm and round (of the run's config when known; each slot once), step_ns (numbers
+  // >= 0), a summary holding the class's statistic, and flags, position and placement when present. A
   // truncated last line (a crash mid-write) is ignored with a warning in `warnings`; with `repair`, it is
   // also cut from the file so appends continue cleanly. trials.jsonl missing, unreadable or not a file,
   // and any other damaged line, throw InputError naming the file and line.
+  std::vector<TrialRecord> read_trial_records(std::vector<std::string>& warnings, bool repair = false) const;
+  // The same lines as JSON (each record's `line`), for readers not yet on TrialRecord (analyze_run).
   std::vector<nlohmann::json> read_trials(std::vector<std::string>& warnings, bool repair = false) const;
   void write_summary(const RunSummary& summary) const;
   bool has_summary() const;
@@ -52,6 +56,11 @@ class RunDirectory {
   nlohmann::json run_;
   std::optional<ExperimentConfig> config_;
 };
+
+// One trial line checked and read as read_trial_records reads each (without the check that no slot
+// repeats); `place` names it in messages ("DIR/trials.jsonl:LINE"). Throws InputError for damage.
+TrialRecord trial_record_from_json(nlohmann::json line, const std::optional<ExperimentConfig>& config = std::nullopt,
+                                   const std::string& place = "trial");
 
 // Where and why a text is not JSON, for messages "FILE:LINE: not valid JSON (WHY)".
 struct JsonSyntaxProblem {

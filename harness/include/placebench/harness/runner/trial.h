@@ -1,8 +1,13 @@
 // One trial: one arm of one class running its workload for `steps` steps after the warm-up, as a
-// self-contained record (the line written to trials.jsonl).
+// self-contained record (the line written to trials.jsonl), and that line as its readers take it.
 #pragma once
 #include <atomic>
+#include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
 
 #include "placebench/harness/runner/config.h"
 #include "placebench/harness/topology/inventory.h"
@@ -21,6 +26,25 @@ struct TrialSlot {
   int position = 0;  // 0-based position of the arm within its round
 };
 
+// One line of trials.jsonl as every reader takes it: the fields analysis, check and --resume use, typed,
+// and the whole line for what only some printers read (system, the workload's summary fields, every
+// placement record). Made by the one reader of trial lines (RunDirectory::read_trial_records, or
+// trial_record_from_json for one line), which checks each field it reads.
+struct TrialRecord {
+  std::string class_name, arm;
+  int round = 0;
+  std::optional<int> position;            // the arm's position in its round (absent in hand-made lines)
+  std::vector<std::string> flags;         // placement_partial, placement_failed, degenerate, non_steady: ...
+  std::string placement_status;           // the (first) worker's record: verified, partial, failed; "" if none
+  bool degenerate = false;                // ... and whether it ran where the baseline runs
+  std::vector<double> step_ns;
+  std::map<std::string, double> summary;  // every number of the summary: median_ns, p99_ns, bytes_per_s, ...
+  nlohmann::json line;                    // the line as written
+
+  // Whether any flag starts with `prefix` ("placement_", "degenerate").
+  bool has_flag(std::string_view prefix) const;
+};
+
 // Runs the trial. Returns a null JSON when `stop` was raised before the trial finished (an unfinished
 // trial is never recorded). Throws InputError when the class cannot be planned on this node.
 // `session` (may be null outside mpirun) is needed by collective classes; every rank runs the trial.
@@ -28,8 +52,14 @@ nlohmann::json run_trial(const Inventory& inv, const ExperimentConfig& config, c
                          const TrialSlot& slot, const std::atomic<bool>* stop, collectives::MpiSession* session = nullptr);
 
 // The per-trial statistic the class compares (median step, p99 step, or throughput in steps/s) from a
-// trial line's summary.
+// trial's summary. The record's reader checked that its class's statistic is there.
+double trial_statistic(const TrialRecord& trial, Statistic statistic);
+// The same from a trial line, for readers not yet on TrialRecord (analyze_run).
 double trial_statistic(const nlohmann::json& trial, Statistic statistic);
+// The summary key of a statistic: median_ns, p99_ns, throughput_steps_s.
+const char* statistic_key(Statistic statistic);
+// The lines of the records, for readers that still take JSON lines (analyze_run).
+std::vector<nlohmann::json> trial_lines(const std::vector<TrialRecord>& trials);
 
 // Summary of a series of step times: n, median/p90/p99/mean (ns), throughput (steps/s), and flags for a
 // series that is not steady (a drift between its first and last thirds).

@@ -1,5 +1,5 @@
 // Plain data of the system sampler (see sampler.h): its options, one sample per tick, and the summary
-// of a trial. No behaviour here; JSON conversion is in json.h.
+// of a trial. No behaviour here; JSON conversion is in sysmetrics_json.h.
 //
 // Conventions: a float/double field that could not be measured in a tick is NaN (JSON null); every
 // utilisation is in percent (0-100 per CPU); every rate is per second over the sample's own interval.

@@ -1,6 +1,6 @@
 // What the run context records about the node beside topology: the kubelet's resource-manager
 // policies, this process's cgroup CPU and memory limits, the CPU frequency governors, and warnings
-// (in the spirit of nanobench) when the machine is not fit to measure. Plain data; JSON in json.h.
+// (in the spirit of nanobench) when the machine is not fit to measure. Plain data; JSON in sysmetrics_json.h.
 #pragma once
 #include <cstdint>
 #include <map>

@@ -1,5 +1,5 @@
 // Run context extras: kubelet policies, CPU frequency, swap, and the warnings that say when the
-// machine is not fit to measure (see sysmetrics/run_context.h; cgroup limits: sysmetrics_cgroup.cpp).
+// machine is not fit to measure (see sysmetrics/sysmetrics_context.h; cgroup limits: sysmetrics_cgroup.cpp).
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
@@ -13,7 +13,7 @@
 
 #include "placebench/hostpipe/cpulist.h"
 #include "placebench/hostpipe/sysmetrics/proc_readers.h"
-#include "placebench/hostpipe/sysmetrics/run_context.h"
+#include "placebench/hostpipe/sysmetrics/sysmetrics_context.h"
 
 namespace placebench::hostpipe::sysmetrics {
 

@@ -3,7 +3,7 @@
 #pragma once
 #include <nlohmann/json_fwd.hpp>
 
-#include "placebench/hostpipe/sysmetrics/run_context.h"
+#include "placebench/hostpipe/sysmetrics/sysmetrics_context.h"
 #include "placebench/hostpipe/sysmetrics/sample.h"
 
 namespace placebench::hostpipe::sysmetrics {

@@ -1,5 +1,5 @@
-// Metric names and unit conversion for references (see units.h).
-#include "placebench/harness/check/units.h"
+// Metric names and unit conversion for references (see metric_units.h).
+#include "placebench/harness/check/metric_units.h"
 
 #include <algorithm>
 #include <cctype>

@@ -2,11 +2,13 @@
 #pragma once
 #include <atomic>
 #include <optional>
+#include <ostream>
 #include <string>
 #include <vector>
 
 #include "placebench/harness/runner/analysis.h"
 #include "placebench/harness/runner/config.h"
+#include "placebench/harness/runner/trial.h"
 
 namespace placebench::collectives {
 class MpiSession;
@@ -28,18 +30,21 @@ struct RunOutcome {
 };
 
 // Runs (or resumes) the experiment. `stop` is raised by SIGINT/SIGTERM: the trial in flight is dropped,
-// every finished trial is already on disk, summary.json is written with complete = false.
+// every finished trial is already on disk, summary.json is written with complete = false. Progress and
+// warnings go to `log` (placebench run: stderr).
 // Under mpirun (`session` non-null, several ranks) every rank runs the same schedule (rank 0's seed,
 // broadcast), every rank takes part in each trial, rank 0 alone writes the run directory, and stop
 // decisions (sequential rule, signals) are rank 0's, shared before the next trial.
 RunOutcome run_experiment(ExperimentConfig config, const RunOptions& options, const std::atomic<bool>& stop,
-                          collectives::MpiSession* session = nullptr);
+                          std::ostream& log, collectives::MpiSession* session = nullptr);
 
-// Rebuilds the analysis of a run directory from trials.jsonl (compare, and summary.json when missing).
+// A run directory read back, each file once through its reader: the config copy, the trials, and
+// summary.json when there is one (complete: what it says; false without one).
 struct LoadedRun {
   ExperimentConfig config;
-  std::vector<nlohmann::json> trials;
+  std::vector<TrialRecord> trials;
   std::vector<std::string> warnings;
+  std::optional<RunSummary> summary;
   bool complete = false;
 };
 LoadedRun load_run(const std::string& dir);

@@ -6,8 +6,8 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "placebench/hostpipe/sysmetrics/json.h"
-#include "placebench/hostpipe/sysmetrics/run_context.h"
+#include "placebench/hostpipe/sysmetrics/sysmetrics_json.h"
+#include "placebench/hostpipe/sysmetrics/sysmetrics_context.h"
 
 using namespace placebench::hostpipe::sysmetrics;
 

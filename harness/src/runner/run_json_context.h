@@ -1,4 +1,4 @@
-// The context block of run.json (internal to the runner).
+// The context block of run.json (internal to the runner; hostpipe/sysmetrics adds the node's state).
 #pragma once
 #include <nlohmann/json.hpp>
 #include <string>

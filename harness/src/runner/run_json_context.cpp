@@ -1,5 +1,5 @@
 // run.json: schema version, versions, host, topology, the config copy, seed, start time.
-#include "run_context.h"
+#include "run_json_context.h"
 
 #include <chrono>
 #include <ctime>
@@ -7,8 +7,8 @@
 #include "placebench/harness/build_info.h"
 #include "placebench/harness/runner/run_directory.h"
 #include "placebench/harness/topology/inventory_format.h"
-#include "placebench/hostpipe/sysmetrics/json.h"
-#include "placebench/hostpipe/sysmetrics/run_context.h"
+#include "placebench/hostpipe/sysmetrics/sysmetrics_json.h"
+#include "placebench/hostpipe/sysmetrics/sysmetrics_context.h"
 
 namespace placebench::harness::detail {
 

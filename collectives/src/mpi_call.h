@@ -1,0 +1,15 @@
+// PB_MPI_CALL: an MPI call whose failure throws std::runtime_error with MPI's message, the call, file
+// and line (MpiSession sets MPI_ERRORS_RETURN on the world, so errors come back as return codes).
+// Internal to collectives; only built with the MPI backend.
+#pragma once
+#if PLACEBENCH_HAVE_MPI
+
+namespace placebench::collectives::detail {
+
+// Throws unless rc is MPI_SUCCESS.
+void mpi_check(int rc, const char* what, const char* file, int line);
+
+}  // namespace placebench::collectives::detail
+
+#define PB_MPI_CALL(expr) ::placebench::collectives::detail::mpi_check((expr), #expr, __FILE__, __LINE__)
+#endif
