@@ -23,15 +23,21 @@ ExperimentConfig two_arm_config() {
   return c;
 }
 
-// One trial line; `value` is its median (ns).
-nlohmann::json trial(const std::string& arm, int round, double value, std::vector<std::string> flags = {}) {
-  return {{"class", "c"}, {"arm", arm}, {"round", round}, {"flags", flags}, {"step_ns", {value}},
-          {"summary", {{"median_ns", value}, {"p99_ns", value}, {"throughput_steps_s", 1e9 / value}}}};
+// One trial record; `value` is its median (ns).
+TrialRecord trial(const std::string& arm, int round, double value, std::vector<std::string> flags = {}) {
+  TrialRecord t;
+  t.class_name = "c";
+  t.arm = arm;
+  t.round = round;
+  t.flags = std::move(flags);
+  t.step_ns = {value};
+  t.summary = {{"median_ns", value}, {"p99_ns", value}, {"throughput_steps_s", 1e9 / value}};
+  return t;
 }
 
 // Rounds 0..n-1: local ~1000, unpinned 20% slower, remote as `remote_factor`; small deterministic noise.
-std::vector<nlohmann::json> rounds(int n, double remote_factor, std::vector<std::string> remote_flags = {}) {
-  std::vector<nlohmann::json> t;
+std::vector<TrialRecord> rounds(int n, double remote_factor, std::vector<std::string> remote_flags = {}) {
+  std::vector<TrialRecord> t;
   for (int r = 0; r < n; ++r) {
     const double noise = 1 + 0.003 * ((r * 7) % 5 - 2);
     t.push_back(trial("local", r, 1000 * noise));
@@ -66,7 +72,7 @@ TEST(RunAnalysis, ADegenerateArmIsAControlAndLeavesTheFamily) {
 
 TEST(RunAnalysis, APlacementNotVerifiedIsUnrealisedWhateverItsNumbers) {
   auto t = rounds(10, 1.5);
-  t[2]["flags"] = {"placement_partial"};  // remote, round 0
+  t[2].flags = {"placement_partial"};  // remote, round 0
   const ClassAnalysis c = analyze_run(two_arm_config(), t).at(0);
   EXPECT_EQ(arm(c, "remote").role, "unrealised");
   EXPECT_EQ(arm(c, "remote").verdict, "unrealised");  // 50% slower, but not under its placement
@@ -76,7 +82,7 @@ TEST(RunAnalysis, APlacementNotVerifiedIsUnrealisedWhateverItsNumbers) {
 
 TEST(RunAnalysis, AnUnrealisedBaselineLeavesNothingToDecide) {
   auto t = rounds(10, 1.0);
-  t[0]["flags"] = {"placement_failed"};  // local, round 0
+  t[0].flags = {"placement_failed"};  // local, round 0
   const ClassAnalysis c = analyze_run(two_arm_config(), t).at(0);
   EXPECT_EQ(arm(c, "unpinned").role, "unrealised");
   EXPECT_NE(arm(c, "unpinned").unrealised_reason.find("the baseline local is"), std::string::npos);

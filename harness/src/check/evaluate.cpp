@@ -246,7 +246,7 @@ RunEvidence load_run_evidence(const std::string& dir) {
     ev.summary = summary_to_json(*loaded.summary);
   } else {
     // An interrupted run that never wrote its summary: the same statistics, recomputed.
-    ev.summary = summary_to_json(RunSummary{analyze_run(loaded.config, trial_lines(ev.trials)), false, ev.trials.size()});
+    ev.summary = summary_to_json(RunSummary{analyze_run(loaded.config, ev.trials), false, ev.trials.size()});
   }
   return ev;
 }

@@ -37,7 +37,7 @@ std::optional<RunSummary> recorded_summary(const RunDirectory& rd, bool rebuildi
 int run_compare(const CompareOptions& o) {
   RunDirectory rd = RunDirectory::open(o.dir);  // run.json and its config copy, checked
   std::vector<std::string> warnings;
-  std::vector<nlohmann::json> trials = rd.read_trials(warnings);  // every line checked
+  std::vector<TrialRecord> trials = rd.read_trial_records(warnings);  // every line checked
   for (const auto& w : warnings) std::cerr << "placebench compare: warning: " << w << "\n";
   if (trials.empty())
     throw InputError(fmt::format("{}/trials.jsonl: no trials yet (the run stopped before its first trial finished), "

@@ -18,14 +18,14 @@ namespace placebench::harness {
 namespace {
 
 // round -> trial line, for one class and arm (a resumed run never repeats a slot).
-using RoundMap = std::map<int, const nlohmann::json*>;
+using RoundMap = std::map<int, const TrialRecord*>;
 
 constexpr double kArmCiConfidence = 0.95;  // per-arm CI of the class statistic over rounds
 
 void pooled_quantiles(const RoundMap& rounds, ArmAnalysis& a) {
   std::vector<double> steps;
   for (const auto& [r, t] : rounds)
-    for (const auto& s : t->at("step_ns")) steps.push_back(std::max(1.0, s.get<double>()));
+    for (double s : t->step_ns) steps.push_back(std::max(1.0, s));
   if (steps.empty()) return;
   auto s = stats::summarize(std::move(steps), kArmCiConfidence);
   a.measured = true;
@@ -51,19 +51,13 @@ void statistic_over_rounds(const RoundMap& rounds, Statistic statistic, ArmAnaly
                                       stats::to_string(ci.method), ci.coverage_met ? "" : ", too few rounds for 95%");
 }
 
-bool has_flag(const nlohmann::json& t, std::string_view prefix) {
-  for (const auto& f : t.value("flags", nlohmann::json::array()))
-    if (f.is_string() && f.get<std::string>().rfind(prefix, 0) == 0) return true;
-  return false;
-}
-
 // Role of an arm from its trials' placement flags: any placement not verified -> unrealised; every trial
 // degenerate -> an A/A control; some degenerate -> unrealised (the arm is not one placement).
 void assign_role(const RoundMap& rounds, const std::string& baseline, ArmAnalysis& a) {
   int degenerate = 0, failed = 0;
   for (const auto& [r, t] : rounds) {
-    degenerate += has_flag(*t, "degenerate");
-    failed += has_flag(*t, "placement_");
+    degenerate += t->has_flag("degenerate");
+    failed += t->has_flag("placement_");
   }
   const int n = static_cast<int>(rounds.size());
   if (failed > 0) {
@@ -189,7 +183,7 @@ void add_warnings(ClassAnalysis& c) {
 
 }  // namespace
 
-std::vector<ClassAnalysis> analyze_run(const ExperimentConfig& cfg, const std::vector<nlohmann::json>& trials) {
+std::vector<ClassAnalysis> analyze_run(const ExperimentConfig& cfg, const std::vector<TrialRecord>& trials) {
   const std::vector<int> looks = planned_looks(cfg);
   std::vector<ClassAnalysis> out;
   std::vector<std::map<std::string, RoundMap>> rounds_of(cfg.classes.size());
@@ -200,9 +194,9 @@ std::vector<ClassAnalysis> analyze_run(const ExperimentConfig& cfg, const std::v
     auto& by_arm = rounds_of[ci];
     std::map<std::string, int> flagged;
     for (const auto& t : trials) {
-      if (t.value("class", "") != cls.name) continue;
-      by_arm[t.at("arm")][t.at("round").get<int>()] = &t;
-      if (!t.value("flags", nlohmann::json::array()).empty()) flagged[t.at("arm")]++;
+      if (t.class_name != cls.name) continue;
+      by_arm[t.arm][t.round] = &t;
+      if (!t.flags.empty()) flagged[t.arm]++;
     }
     ClassAnalysis ca;
     ca.name = cls.name;

@@ -268,7 +268,7 @@ class RoundLoop {
   // After each round, the classes whose sequential rule stops them (rank 0 decides, every rank agrees).
   void stop_decided_classes() {
     std::vector<ClassAnalysis> analysis =
-        ranks_.root ? analyze_run(config_, trial_lines(state_.trials)) : std::vector<ClassAnalysis>{};
+        ranks_.root ? analyze_run(config_, state_.trials) : std::vector<ClassAnalysis>{};
     for (std::size_t ci = 0; ci < config_.classes.size(); ++ci)
       if (agree(ranks_.session, ranks_.root && analysis[ci].stop)) stopped_.insert(config_.classes[ci].name);
   }
@@ -293,7 +293,7 @@ int max_trials(const ExperimentConfig& config) {
 
 RunOutcome finish(const ExperimentConfig& config, const Ranks& ranks, const RunState& state, bool complete) {
   if (!ranks.root) return RunOutcome{"", {}, complete};
-  RunOutcome out{state.dir->path(), analyze_run(config, trial_lines(state.trials)), complete};
+  RunOutcome out{state.dir->path(), analyze_run(config, state.trials), complete};
   state.dir->write_summary(RunSummary{out.classes, out.complete, state.trials.size()});
   return out;
 }

@@ -55,11 +55,17 @@ void validate(const RunSimulation& s) {
   if (s.config.classes.empty()) fail("the config has no classes");
 }
 
-nlohmann::json trial_line(const std::string& cls, const std::string& arm, int round, double value, bool degenerate) {
-  nlohmann::json flags = degenerate ? nlohmann::json::array({"degenerate"}) : nlohmann::json::array();
-  return {{"class", cls}, {"arm", arm}, {"round", round}, {"flags", flags},
-          {"step_ns", {value}},
-          {"summary", {{"median_ns", value}, {"p99_ns", value}, {"throughput_steps_s", 1e9 / value}}}};
+TrialRecord trial_record(const std::string& cls, const std::string& arm, int round, double value, bool degenerate) {
+  TrialRecord t;
+  t.class_name = cls;
+  t.arm = arm;
+  t.round = round;
+  if (degenerate) t.flags = {"degenerate"};
+  t.placement_status = "verified";
+  t.degenerate = degenerate;
+  t.step_ns = {value};
+  t.summary = {{"median_ns", value}, {"p99_ns", value}, {"throughput_steps_s", 1e9 / value}};
+  return t;
 }
 
 struct Series {
@@ -78,7 +84,7 @@ Experiment run_one(const RunSimulation& sim, std::uint64_t seed) {
   const double innovation_sd = arm_sd * std::sqrt(1 - sim.ar_phi * sim.ar_phi);
   const std::set<std::string> degenerate(sim.degenerate.begin(), sim.degenerate.end());
   std::map<std::string, Series> series;
-  std::vector<nlohmann::json> trials;
+  std::vector<TrialRecord> trials;
   std::vector<bool> stopped(cfg.classes.size(), false);
   Experiment e;
   e.rounds_used.assign(cfg.classes.size(), cfg.max_rounds);
@@ -95,7 +101,7 @@ Experiment run_one(const RunSimulation& sim, std::uint64_t seed) {
         auto it = sim.effect_pct.find(key);
         const double effect = it == sim.effect_pct.end() ? 0.0 : it->second;
         const double value = 1e6 * std::exp(shared + s.u) * (1 + effect / 100);
-        trials.push_back(trial_line(cls.name, arm_name(arm), round, value, degenerate.count(key) > 0));
+        trials.push_back(trial_record(cls.name, arm_name(arm), round, value, degenerate.count(key) > 0));
       }
     }
     // The runner analyses after every round; a class can only stop at a planned look, so looking

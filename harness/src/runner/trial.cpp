@@ -71,19 +71,8 @@ const char* statistic_key(Statistic statistic) {
 
 double trial_statistic(const TrialRecord& trial, Statistic statistic) { return trial.summary.at(statistic_key(statistic)); }
 
-double trial_statistic(const nlohmann::json& trial, Statistic statistic) {
-  return trial.at("summary").at(statistic_key(statistic)).get<double>();
-}
-
 bool TrialRecord::has_flag(std::string_view prefix) const {
   return std::any_of(flags.begin(), flags.end(), [&](const std::string& f) { return f.rfind(prefix, 0) == 0; });
-}
-
-std::vector<nlohmann::json> trial_lines(const std::vector<TrialRecord>& trials) {
-  std::vector<nlohmann::json> lines;
-  lines.reserve(trials.size());
-  for (const TrialRecord& t : trials) lines.push_back(t.line);
-  return lines;
 }
 
 namespace {

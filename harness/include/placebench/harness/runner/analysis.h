@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "placebench/harness/runner/config.h"
+#include "placebench/harness/runner/trial.h"
 
 namespace placebench::harness {
 
@@ -69,7 +70,7 @@ struct RunSummary {
   std::size_t trials = 0;
 };
 
-std::vector<ClassAnalysis> analyze_run(const ExperimentConfig& config, const std::vector<nlohmann::json>& trials);
+std::vector<ClassAnalysis> analyze_run(const ExperimentConfig& config, const std::vector<TrialRecord>& trials);
 
 // Whether the trials finish the plan, as the runner ends a run: every class stopped (decided at a
 // planned look, or its last look passed). The `complete` of a summary rebuilt from trials alone.

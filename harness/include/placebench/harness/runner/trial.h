@@ -54,12 +54,8 @@ nlohmann::json run_trial(const Inventory& inv, const ExperimentConfig& config, c
 // The per-trial statistic the class compares (median step, p99 step, or throughput in steps/s) from a
 // trial's summary. The record's reader checked that its class's statistic is there.
 double trial_statistic(const TrialRecord& trial, Statistic statistic);
-// The same from a trial line, for readers not yet on TrialRecord (analyze_run).
-double trial_statistic(const nlohmann::json& trial, Statistic statistic);
 // The summary key of a statistic: median_ns, p99_ns, throughput_steps_s.
 const char* statistic_key(Statistic statistic);
-// The lines of the records, for readers that still take JSON lines (analyze_run).
-std::vector<nlohmann::json> trial_lines(const std::vector<TrialRecord>& trials);
 
 // Summary of a series of step times: n, median/p90/p99/mean (ns), throughput (steps/s), and flags for a
 // series that is not steady (a drift between its first and last thirds).
