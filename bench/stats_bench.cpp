@@ -9,9 +9,9 @@
 #include <vector>
 
 #include "placebench/harness/runner/simulate.h"
-#include "placebench/harness/stats/hodges_lehmann.h"
+#include "placebench/stats/hodges_lehmann.h"
 
-namespace stats = placebench::harness::stats;
+namespace stats = placebench::stats;
 namespace pb = placebench::harness;
 
 namespace {

@@ -14,6 +14,7 @@ endforeach()
 option(PLACEBENCH_ENABLE_TESTING "Build the unit and integration tests" ${PLACEBENCH_TOPLEVEL})
 option(PLACEBENCH_ENABLE_BENCHMARKS "Build placebench-micro (Google Benchmark)" ${PLACEBENCH_TOPLEVEL})
 option(PLACEBENCH_ENABLE_DEVICE_TESTING "Register tests that need a real GPU" OFF)
+option(PLACEBENCH_ENABLE_WERROR "Treat compiler warnings as errors, host and nvcc's host compiler (.ci/run turns it on)" OFF)
 option(PLACEBENCH_ENABLE_NUMA_VM_TESTING "Register tests that boot a multi-NUMA QEMU guest (label numa-vm)" ON)
 
 # CUDA architectures: SASS for Hopper (sm_90) plus compute_75 PTX as the portable JIT fallback.

@@ -2,8 +2,13 @@
 
 # Portable x86-64 (no -march=native): binaries must run in the emulated test guest, which may lack AVX-512.
 add_library(placebench_flags INTERFACE)
+# Warnings: the same set for nvcc's host compiler, except -Wold-style-cast, which fires on the C-style
+# casts of the stub code nvcc itself generates (*.cudafe1.stub.c), not on ours.
 target_compile_options(placebench_flags INTERFACE
-  $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra -Wpedantic>
+  $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra -Wpedantic -Wshadow -Wconversion -Wold-style-cast -Woverloaded-virtual>
+  $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-Wall,-Wextra,-Wshadow,-Wconversion,-Woverloaded-virtual>
+  $<$<AND:$<BOOL:${PLACEBENCH_ENABLE_WERROR}>,$<COMPILE_LANGUAGE:CXX>>:-Werror>
+  $<$<AND:$<BOOL:${PLACEBENCH_ENABLE_WERROR}>,$<COMPILE_LANGUAGE:CUDA>>:-Xcompiler=-Werror --Werror=all-warnings>
   $<$<AND:$<COMPILE_LANGUAGE:CXX>,$<STREQUAL:${CMAKE_SYSTEM_PROCESSOR},x86_64>>:-march=x86-64-v2>)
 target_compile_definitions(placebench_flags INTERFACE
   PLACEBENCH_HAVE_CUDA=$<BOOL:${PLACEBENCH_HAVE_CUDA}>

@@ -2,7 +2,8 @@
 # Installs placebench's Debian packages (idempotent: only what is missing), then configures and builds
 # into build/. Usage: scripts/setup.sh [extra cmake -D options...]
 # Environment: PLACEBENCH_BUILD_DIR (default build), PLACEBENCH_JOBS (default: number of CPUs),
-#              PLACEBENCH_SKIP_APT=1 to skip the package step (e.g. on a node without root).
+#              PLACEBENCH_SKIP_APT=1 to skip the package step (e.g. on a node without root),
+#              PLACEBENCH_ENABLE_WERROR=ON to make compiler warnings errors (.ci/run does).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -51,7 +52,7 @@ build_dir=${PLACEBENCH_BUILD_DIR:-build}
 jobs=${PLACEBENCH_JOBS:-$(nproc)}
 mkdir -p "$build_dir"
 if [[ ! -f "$build_dir/CMakeCache.txt" || $# -gt 0 ]]; then
-  cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" >"$build_dir/configure.log" 2>&1 || {
+  cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPLACEBENCH_ENABLE_WERROR="${PLACEBENCH_ENABLE_WERROR:-OFF}" "$@" >"$build_dir/configure.log" 2>&1 || {
     cat "$build_dir/configure.log" >&2
     echo "setup: cmake configure failed (log above)" >&2
     exit 1

@@ -3,6 +3,7 @@
 // calls, one wait: what nccl-tests reports, averaged over ranks as nccl-tests' default `-a 1`); then
 // `iters` per-iteration timings (barrier, one call, wait), of which rank 0 takes the slowest rank per
 // iteration and reports its p50/p95/p99/max. Nothing is printed here.
+#include "placebench/stats/quantile.h"
 #include "placebench/collectives/bench.h"
 
 #include <algorithm>
@@ -27,13 +28,9 @@ double now_s() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
-// Linear interpolation between closest ranks (Hyndman & Fan type 7), on sorted values.
+// Hyndman & Fan type 7 on sorted values: the statistics library's one quantile (0 for no values).
 double quantile_sorted(const std::vector<double>& v, double q) {
-  if (v.empty()) return 0;
-  double pos = q * static_cast<double>(v.size() - 1);
-  auto lo = static_cast<std::size_t>(std::floor(pos));
-  std::size_t hi = std::min(lo + 1, v.size() - 1);
-  return v[lo] + (v[hi] - v[lo]) * (pos - static_cast<double>(lo));
+  return v.empty() ? 0.0 : stats::quantile_estimate_sorted(v, q);
 }
 
 struct Case {

@@ -9,13 +9,13 @@
 #include <string>
 #include <vector>
 
-#include "placebench/harness/stats/comparison.h"
-#include "placebench/harness/stats/hodges_lehmann.h"
-#include "placebench/harness/stats/normal.h"
-#include "placebench/harness/stats/quantile.h"
-#include "placebench/harness/stats/rank_tests.h"
+#include "placebench/stats/comparison.h"
+#include "placebench/stats/hodges_lehmann.h"
+#include "placebench/stats/normal.h"
+#include "placebench/stats/quantile.h"
+#include "placebench/stats/rank_tests.h"
 
-using namespace placebench::harness::stats;
+using namespace placebench::stats;
 using nlohmann::json;
 
 namespace {

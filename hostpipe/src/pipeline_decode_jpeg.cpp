@@ -23,7 +23,7 @@ std::uint64_t mix(std::uint64_t x) {  // splitmix64 finaliser
 }
 
 struct TjHandle {
-  explicit TjHandle(tjhandle h) : h(h) {
+  explicit TjHandle(tjhandle handle) : h(handle) {
     if (!h) throw std::runtime_error(std::string("libjpeg-turbo: cannot create a handle: ") + tjGetErrorStr());
   }
   ~TjHandle() { tjDestroy(h); }

@@ -93,7 +93,7 @@ TEST(BatchChecksum, EverySingleByteCorruptionChangesIt) {
     auto data = random_bytes(n, 100 + static_cast<unsigned>(n));
     const std::uint64_t good = batch_checksum_cpu(data.data(), n);
     for (std::size_t i = 0; i < n; ++i) {
-      for (unsigned char flip : {0x01, 0x80, 0xFF, 0x5A}) {
+      for (const unsigned char flip : std::initializer_list<unsigned char>{0x01, 0x80, 0xFF, 0x5A}) {
         data[i] ^= flip;
         ASSERT_NE(batch_checksum_cpu(data.data(), n), good) << n << " bytes, byte " << i << " ^ " << int{flip};
         data[i] ^= flip;

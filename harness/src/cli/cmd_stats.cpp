@@ -11,9 +11,9 @@
 
 #include "placebench/harness/cli/cli.h"
 #include "placebench/harness/errors.h"
-#include "placebench/harness/stats/hodges_lehmann.h"
-#include "placebench/harness/stats/quantile.h"
-#include "placebench/harness/stats/rank_tests.h"
+#include "placebench/stats/hodges_lehmann.h"
+#include "placebench/stats/quantile.h"
+#include "placebench/stats/rank_tests.h"
 
 namespace placebench::harness {
 namespace {

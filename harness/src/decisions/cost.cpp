@@ -128,7 +128,7 @@ std::string render_cost_text(const CostResult& r) {
     double total = 0, worst = 0;
     for (const auto& i : in.incidents) total += i.stranded_gpu_s, worst = std::max(worst, i.stranded_gpu_s);
     out += fmt::format("  from {}: {} gang incident(s), {:.1f} GPU-s stranded in total, mean {:.1f}, worst {:.1f}\n",
-                       in.source, in.incidents.size(), total, total / in.incidents.size(), worst);
+                       in.source, in.incidents.size(), total, total / static_cast<double>(in.incidents.size()), worst);
   }
   std::string rate = in.rate_per_gpu_hour ? fmt::format(" (at {:g} per GPU-hour)", *in.rate_per_gpu_hour) : "";
   out += fmt::format("  per incident: {:.1f} GPU-min = {:.2f} GPU-h{}\n", r.stranded_gpu_min, r.stranded_gpu_h,

@@ -144,7 +144,7 @@ class SpanSearch {
   std::int64_t upper_bound(int placed) const {
     const unsigned all = static_cast<unsigned>(demand_.size()) - 1;
     std::int64_t ub = placed + total_gpus_left_ / job_.gpus_per_worker;
-    ub = std::min(ub, slots(cap_cpus_[all], job_.cpus_per_worker));
+    ub = std::min(ub, slots(static_cast<double>(cap_cpus_[all]), job_.cpus_per_worker));
     ub = std::min(ub, slots(cap_mem_[all], job_.memory_gib_per_worker));
     return std::min<std::int64_t>(ub, cap_);
   }

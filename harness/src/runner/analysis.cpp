@@ -8,11 +8,11 @@
 #include <span>
 
 #include "placebench/harness/runner/trial.h"
-#include "placebench/harness/stats/group_sequential.h"
-#include "placebench/harness/stats/quantile.h"
-#include "placebench/harness/stats/rank_tests.h"
-#include "placebench/harness/stats/sequential.h"
-#include "placebench/harness/stats/verdict.h"
+#include "placebench/stats/group_sequential.h"
+#include "placebench/stats/quantile.h"
+#include "placebench/stats/rank_tests.h"
+#include "placebench/stats/sequential.h"
+#include "placebench/stats/verdict.h"
 
 namespace placebench::harness {
 namespace {

@@ -7,7 +7,7 @@
 
 #include "config_fields.h"
 #include "placebench/harness/errors.h"
-#include "placebench/harness/stats/group_sequential.h"
+#include "placebench/stats/group_sequential.h"
 #include "results_checks.h"
 
 namespace placebench::harness {

@@ -9,7 +9,7 @@
 
 #include <algorithm>
 
-#include "placebench/harness/stats/quantile.h"
+#include "placebench/stats/quantile.h"
 #include "placebench/harness/units.h"
 #include "placebench/harness/workloads/pipeline.h"
 #include "placebench/hostpipe/cpulist.h"

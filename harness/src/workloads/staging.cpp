@@ -9,7 +9,7 @@
 #include <thread>
 
 #include "placebench/harness/errors.h"
-#include "placebench/harness/stats/quantile.h"
+#include "placebench/stats/quantile.h"
 #include "placebench/harness/units.h"
 #include "placebench/hostpipe/process_limits.h"
 #include "placebench/kernels/device_runtime.h"
