@@ -72,8 +72,10 @@ void assign_role(const RoundMap& rounds, const std::string& baseline, ArmAnalysi
   }
 }
 
+// The class statistic of both arms in the rounds they share, in round order, and the per-round log
+// ratios log(arm / base) that the repeated p-values and the dependence check read.
 struct Paired {
-  std::vector<double> base, arm;
+  std::vector<double> base, arm, log_ratio;
 };
 
 Paired paired_statistics(const RoundMap& base, const RoundMap& arm, Statistic statistic) {
@@ -83,6 +85,7 @@ Paired paired_statistics(const RoundMap& base, const RoundMap& arm, Statistic st
     if (it == base.end()) continue;
     p.base.push_back(trial_statistic(*it->second, statistic));
     p.arm.push_back(trial_statistic(*t, statistic));
+    p.log_ratio.push_back(std::log(p.arm.back() / p.base.back()));
   }
   return p;
 }
@@ -92,10 +95,9 @@ std::optional<double> repeated_p(const Paired& p, const std::vector<int>& looks,
   double min_p = 1;
   bool any = false;
   for (int look : looks) {
-    if (look > up_to_rounds || static_cast<std::size_t>(look) > p.base.size()) break;
-    std::vector<double> d(static_cast<std::size_t>(look));
-    for (std::size_t i = 0; i < d.size(); ++i) d[i] = std::log(p.arm[i] / p.base[i]);
-    min_p = std::min(min_p, stats::wilcoxon_signed_rank(d).p_value);
+    if (look > up_to_rounds || static_cast<std::size_t>(look) > p.log_ratio.size()) break;
+    const auto prefix = std::span(p.log_ratio).first(static_cast<std::size_t>(look));
+    min_p = std::min(min_p, stats::wilcoxon_signed_rank(prefix).p_value);
     any = true;
   }
   if (!any) return std::nullopt;
@@ -125,9 +127,7 @@ void compare_to_baseline(const stats::SequentialPlan& plan, const Paired& p, Arm
   if (!look) look = stats::evaluate_look(p.base, p.arm, plan);
   // Dependence is judged on every paired round so far, also after a decision: rounds run later for
   // the class's other arms can show that the deciding look's rounds were not independent.
-  std::vector<double> d(p.arm.size());
-  for (std::size_t i = 0; i < d.size(); ++i) d[i] = std::log(p.arm[i] / p.base[i]);
-  const stats::Dependence all_rounds = stats::round_dependence(d);
+  const stats::Dependence all_rounds = stats::round_dependence(p.log_ratio);
   a.n_rounds = look->rounds;
   a.compared = true;
   a.look_confidence = look->confidence;
