@@ -1,4 +1,5 @@
-// Top-level CLI: subcommands, --version, and the mapping of errors to exit statuses and one-line messages.
+// Top-level CLI: subcommands, --version, and the mapping of errors to exit statuses and one-line messages
+// (an option given an empty value among them, for every subcommand).
 #include "placebench/harness/cli/cli.h"
 
 #include <fmt/format.h>
@@ -6,6 +7,7 @@
 #include <iostream>
 
 #include "placebench/harness/build_info.h"
+#include "placebench/harness/cli/options.h"
 #include "placebench/harness/errors.h"
 
 namespace placebench::harness {
@@ -47,6 +49,10 @@ int run_cli(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     std::string where = app.get_subcommands().empty() ? "placebench" : "placebench " + app.get_subcommands().front()->get_name();
     std::cerr << fmt::format("{}: {}; see `{} --help`\n", where, e.what(), where);
+    return kExitBadInput;
+  }
+  if (std::string empty = empty_value_error(app); !empty.empty()) {
+    std::cerr << empty << "\n";
     return kExitBadInput;
   }
   try {

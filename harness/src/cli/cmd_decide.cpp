@@ -24,7 +24,10 @@ struct DecideOptions {
   bool json = false;
 };
 
-// "strict=30m,prefer=10m,any=5m" -> seconds per policy; all three required.
+// Every what-if duration, as a decision block's: at most kSecondsPerYear (8760h).
+double what_if_duration(const std::string& text, const std::string& option) { return parse_duration_s(text, option, kSecondsPerYear); }
+
+// "strict=30m,prefer=10m,any=5m" -> seconds per policy; all three required, each once.
 std::array<double, 3> parse_queue(const std::string& text) {
   std::array<double, 3> q{};
   std::array<bool, 3> seen{};
@@ -36,12 +39,23 @@ std::array<double, 3> parse_queue(const std::string& text) {
     std::string key = part.substr(0, eq);
     std::size_t i = key == "strict" ? 0 : key == "prefer" ? 1 : key == "any" ? 2 : 3;
     if (eq == std::string::npos || i == 3) throw InputError(fmt::format("--queue: bad entry '{}'; {}", part, fix));
-    q[i] = parse_duration_s(part.substr(eq + 1), "--queue " + key);
+    if (seen[i]) throw InputError(fmt::format("--queue: {} is given twice ('{}'); give each policy once: {}", key, text, fix));
+    q[i] = what_if_duration(part.substr(eq + 1), "--queue " + key);
     seen[i] = true;
   }
   for (std::size_t i = 0; i < 3; ++i)
     if (!seen[i]) throw InputError(fmt::format("--queue: no time for {}; {}", policy_name(kPolicies[i]), fix));
   return q;
+}
+
+// A remote time as decide weighs it: its ratio to the local time in percent, more than -100 (a remote
+// time too short to tell from zero against the local one would give -100 exactly).
+double remote_pct(double remote_s, double local_s, const std::string& option, const std::string& text) {
+  double pct = (remote_s / local_s - 1.0) * 100.0;
+  if (!(remote_s > 0) || !(pct > -100.0))
+    throw InputError(fmt::format("{}: '{}' is too short against --exec-local (its ratio to it must be above 0); give a "
+                                 "longer time", option, text));
+  return pct;
 }
 
 DecideReport what_if(const DecideOptions& opt, const DecideOverrides& overrides) {
@@ -51,24 +65,23 @@ DecideReport what_if(const DecideOptions& opt, const DecideOverrides& overrides)
     throw InputError(fmt::format("placebench decide: {} is missing; give a run directory, or --gpus, --exec-local, "
                                  "--exec-remote and --queue for a what-if", missing));
   DecisionSpec spec;
-  spec.job_length_s = parse_duration_s(opt.exec_local, "--exec-local");
+  spec.job_length_s = what_if_duration(opt.exec_local, "--exec-local");
   if (spec.job_length_s <= 0) throw InputError("--exec-local: must be > 0");
   spec.gpus_per_job = *opt.gpus;
   spec.queue_s = parse_queue(opt.queue);
-  double remote_s = parse_duration_s(opt.exec_remote, "--exec-remote");
-  if (remote_s <= 0) throw InputError("--exec-remote: must be > 0");
+  double remote_s = what_if_duration(opt.exec_remote, "--exec-remote");
   RemoteRatio r;
   r.arm = overrides.any_arm.value_or("remote");
-  r.pct = (remote_s / spec.job_length_s - 1.0) * 100.0;
+  r.pct = remote_pct(remote_s, spec.job_length_s, "--exec-remote", opt.exec_remote);
   if (!opt.exec_remote_ci.empty()) {
     auto comma = opt.exec_remote_ci.find(',');
     if (comma == std::string::npos)
       throw InputError("--exec-remote-ci: expected LO,HI (e.g. 58m,62m) around --exec-remote");
-    double lo = parse_duration_s(opt.exec_remote_ci.substr(0, comma), "--exec-remote-ci");
-    double hi = parse_duration_s(opt.exec_remote_ci.substr(comma + 1), "--exec-remote-ci");
+    double lo = what_if_duration(opt.exec_remote_ci.substr(0, comma), "--exec-remote-ci");
+    double hi = what_if_duration(opt.exec_remote_ci.substr(comma + 1), "--exec-remote-ci");
     if (!(lo > 0 && lo <= remote_s && remote_s <= hi))
       throw InputError(fmt::format("--exec-remote-ci: '{}' must satisfy 0 < LO <= --exec-remote <= HI", opt.exec_remote_ci));
-    r.lo_pct = (lo / spec.job_length_s - 1.0) * 100.0;
+    r.lo_pct = remote_pct(lo, spec.job_length_s, "--exec-remote-ci", opt.exec_remote_ci);
     r.hi_pct = (hi / spec.job_length_s - 1.0) * 100.0;
   }
   DecideReport report;
@@ -103,18 +116,18 @@ void add_decide_command(CLI::App& app, CommandAction& action) {
   auto opt = std::make_shared<DecideOptions>();
   CLI::App* cmd = app.add_subcommand("decide", "Placement policy (strict, prefer, any) per workload class, with its cost");
   cmd->add_option("DIR", opt->dir, "Run directory (summary.json and run.json with each class's decision block)");
-  cmd->add_option("--gpus", opt->gpus, "What-if: GPUs per job")->type_name("G")->check(positive_number());
-  cmd->add_option("--exec-local", opt->exec_local, "What-if: execution time with local placement (90s, 36m, 2h)")->type_name("TIME");
+  cmd->add_option("--gpus", opt->gpus, "What-if: GPUs per job")->type_name("G")->check(whole_number(1, kMaxCount, "POSITIVE"));
+  cmd->add_option("--exec-local", opt->exec_local, "What-if: execution time with local placement (90s, 36m, 2h; every TIME at most 8760h)")->type_name("TIME");
   cmd->add_option("--exec-remote", opt->exec_remote, "What-if: execution time when placed remote")->type_name("TIME");
   cmd->add_option("--exec-remote-ci", opt->exec_remote_ci, "What-if: CI of the remote execution time")->type_name("LO,HI");
   cmd->add_option("--queue", opt->queue, "What-if: queue time under each policy")->type_name("strict=T,prefer=T,any=T");
   cmd->add_option("--objective", opt->objective, "turnaround, efficiency, or a turnaround weight in [0, 1] (overrides the config)")
       ->type_name("turnaround|efficiency|W");
-  cmd->add_option("--rate", opt->rate, "Cost per GPU-hour (overrides the config)")->type_name("R")->check(non_negative_number());
+  cmd->add_option("--rate", opt->rate, "Cost per GPU-hour (overrides the config)")->type_name("R")->check(number_in(0, kMaxRatePerGpuHour, "NONNEGATIVE"));
   cmd->add_option("--p-remote-any", opt->p_remote_any, "Share of `any` jobs that land remote (default 1, or the config's)")
-      ->type_name("P")->check(CLI::Range(0.0, 1.0));
+      ->type_name("P")->check(number_in(0.0, 1.0));
   cmd->add_option("--p-local-prefer", opt->p_local_prefer, "Chance `prefer` finds a local placement (default 0.5, or the config's)")
-      ->type_name("P")->check(CLI::Range(0.0, 1.0));
+      ->type_name("P")->check(number_in(0.0, 1.0));
   cmd->add_option("--any-arm", opt->any_arm, "The measured arm that stands for a non-local placement (default remote)")->type_name("ARM");
   cmd->add_flag("--json", opt->json, "Print one JSON object (fields in docs/decisions.md)");
   cmd->callback([opt, &action] { action = [opt] { return run_decide_command(*opt); }; });

@@ -12,6 +12,9 @@ namespace {
 
 using namespace decisions;
 
+// A search bounded so that it ends: at most 10^9 states per host (1,000,000 by default).
+constexpr long long kMaxSearchStates = 1'000'000'000;
+
 struct FeasibleOptions {
   std::string inventory, job;
   SearchLimits limits;
@@ -37,8 +40,9 @@ void add_feasible_command(CLI::App& app, CommandAction& action) {
   cmd->add_option("--inventory", opt->inventory, "Cluster inventory, YAML or JSON (nodes, NUMA nodes, free GPUs/CPUs/memory)")
       ->type_name("FILE")->required();
   cmd->add_option("--job", opt->job, "Job contract file (default: the inventory's job: block)")->type_name("FILE");
-  cmd->add_option("--search-limit", opt->limits.max_states, "Search states per host before the greedy fallback")
-      ->type_name("N")->check(positive_number())->default_val(1000000);
+  cmd->add_option("--search-limit", opt->limits.max_states, "Search states per host before the greedy fallback (at most 1000000000)")
+      ->type_name("N")
+      ->check(whole_number(1, kMaxSearchStates, "POSITIVE"))->default_val(1000000);
   cmd->add_flag("--json", opt->json, "Print one JSON object (fields in docs/decisions.md)");
   cmd->callback([opt, &action] { action = [opt] { return run_feasible_command(*opt); }; });
 }

@@ -28,6 +28,9 @@ namespace {
 
 namespace coll = placebench::collectives;
 
+// No attempt waits, and no rank is late, for more than an hour; no pause between attempts exceeds 10 minutes.
+constexpr double kMaxDeadlineS = 3600, kMaxBackoffS = 600;
+
 struct GangOptions {
   PlanRequest placement;
   std::string backend = "auto", late, late_delay = "0s", missing, deadline = "10s", backoff = "1s", step_bytes = "1M",
@@ -61,10 +64,10 @@ std::vector<int> parse_ranks(const std::string& text, const std::string& option)
 coll::GangConfig parse_config(const GangOptions& opt) {
   coll::GangConfig c;
   c.late_ranks = parse_ranks(opt.late, "--late");
-  c.late_delay_s = parse_duration_s(opt.late_delay, "--late-delay");
+  c.late_delay_s = parse_duration_s(opt.late_delay, "--late-delay", kMaxDeadlineS);
   c.missing_ranks = parse_ranks(opt.missing, "--missing");
-  c.deadline_s = parse_duration_s(opt.deadline, "--deadline");
-  c.backoff_s = parse_duration_s(opt.backoff, "--backoff");
+  c.deadline_s = parse_duration_s(opt.deadline, "--deadline", kMaxDeadlineS);
+  c.backoff_s = parse_duration_s(opt.backoff, "--backoff", kMaxBackoffS);
   c.retries = opt.retries;
   c.gpus_per_rank = opt.gpus_per_rank;
   c.steps = opt.steps;
@@ -236,12 +239,12 @@ void add_gang_command(CLI::App& app, CommandAction& action) {
       ->type_name("auto|mpi|nccl")
       ->default_val("auto");
   cmd->add_option("--late", opt->late, "Ranks that become ready only after --late-delay")->type_name("RANKS");
-  cmd->add_option("--late-delay", opt->late_delay, "How late they are (500ms, 2s)")->type_name("TIME")->default_val("0s");
+  cmd->add_option("--late-delay", opt->late_delay, "How late they are (500ms, 2s; at most 1h)")->type_name("TIME")->default_val("0s");
   cmd->add_option("--missing", opt->missing, "Ranks that never join (they wake after the schedule so the job can end)")
       ->type_name("RANKS");
-  cmd->add_option("--deadline", opt->deadline, "How long each attempt waits for the whole gang")->type_name("TIME")->default_val("10s");
+  cmd->add_option("--deadline", opt->deadline, "How long each attempt waits for the whole gang (at most 1h)")->type_name("TIME")->default_val("10s");
   cmd->add_option("--retries", opt->retries, "Attempts after the first")->type_name("K")->check(non_negative_number())->default_val(0);
-  cmd->add_option("--backoff", opt->backoff, "Pause between attempts")->type_name("TIME")->default_val("1s");
+  cmd->add_option("--backoff", opt->backoff, "Pause between attempts (at most 10m)")->type_name("TIME")->default_val("1s");
   cmd->add_option("--gpus-per-rank", opt->gpus_per_rank, "GPUs each rank holds (counts in stranded GPU-seconds)")
       ->type_name("G")->check(positive_number())->default_val(1);
   cmd->add_option("--steps", opt->steps, "Useful steps (allreduces) once the gang is complete")

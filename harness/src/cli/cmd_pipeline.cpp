@@ -54,10 +54,10 @@ int run_pipeline_command(PipelineOptions& opt) {
   c.placement.arms = parse_arm_list(opt.arm, "--arm");
   if (c.placement.arms.size() != 1) throw InputError("--arm: give exactly one arm (the pipeline runs one per run)");
   c.decode = opt.decode == "jpeg" ? DecodeKind::kJpeg : DecodeKind::kSynthetic;
-  if (!opt.batch_bytes.empty()) c.batch_bytes = parse_size(opt.batch_bytes, "--batch-bytes");
+  if (!opt.batch_bytes.empty()) c.batch_bytes = parse_size(opt.batch_bytes, "--batch-bytes", kMaxBufferBytes);
   if (!opt.batch_bytes.empty() && c.batch_bytes == 0) throw InputError("--batch-bytes must be positive");
   std::tie(c.image_width, c.image_height) = parse_image_size(opt.image);
-  c.step_compute_s = parse_duration_s(opt.step_compute, "--step-compute");
+  c.step_compute_s = parse_duration_s(opt.step_compute, "--step-compute");  // ranges: check_durations (pipeline.cpp)
   if (opt.stall_timeout != "auto") {
     c.stall_timeout_s = parse_duration_s(opt.stall_timeout, "--stall-timeout");
     if (c.stall_timeout_s <= 0) throw InputError("--stall-timeout must be positive (or auto)");
@@ -90,6 +90,8 @@ int run_pipeline_command(PipelineOptions& opt) {
 void add_pipeline_command(CLI::App& app, CommandAction& action) {
   auto opt = std::make_shared<PipelineOptions>();
   PipelineConfig& c = opt->config;
+  // Counts in decimal; their ranges are the pipeline's to check (check_counts, pipeline.cpp), as for a config.
+  const CLI::Validator an_int = whole_number(INT_MIN, INT_MAX);
   CLI::App* cmd = app.add_subcommand("pipeline", "Dataloader pipeline: step time split into data wait, copy and compute");
   cmd->add_option("--backend", c.backend, "cuda (a GPU), host (the device's NUMA node plays the device), or auto")
       ->check(CLI::IsMember({"auto", "cuda", "host"}))
@@ -98,25 +100,26 @@ void add_pipeline_command(CLI::App& app, CommandAction& action) {
   cmd->add_option("--arm", opt->arm, "The arm: " + arm_names_list())->type_name("A")->default_val("local");
   add_device_options(cmd, c.placement.device);
   add_placement_options(cmd, c.placement);
-  cmd->add_option("--workers", c.workers, "Worker threads, each bound to its own CPUs of the arm")->type_name("W")->default_val(1);
-  cmd->add_option("--prefetch", c.prefetch, "Depth of the prefetch queue (ready batches)")->type_name("P")->default_val(2);
-  cmd->add_option("--ring", c.ring, "Staging buffers in the ring, at least P + 1 (0: P + W + 1)")->type_name("R")->default_val(0);
+  cmd->add_option("--workers", c.workers, "Worker threads, each bound to its own CPUs of the arm")->type_name("W")
+      ->check(an_int)->default_val(1);
+  cmd->add_option("--prefetch", c.prefetch, "Depth of the prefetch queue (ready batches)")->type_name("P")->check(an_int)->default_val(2);
+  cmd->add_option("--ring", c.ring, "Staging buffers in the ring, at least P + 1 (0: P + W + 1)")->type_name("R")->check(an_int)->default_val(0);
   auto* image = cmd->add_option("--image", opt->image, "Sample image size; a sample is W x H x 3 floats")
                     ->type_name("WxH")->default_val("64x64");
-  cmd->add_option("--batch-bytes", opt->batch_bytes, "Batch size in bytes instead of samples x image (synthetic only)")
+  cmd->add_option("--batch-bytes", opt->batch_bytes, "Batch size in bytes instead of samples x image (synthetic only; 64M = 64 MiB, 64MB = 64,000,000 bytes; at most 1T)")
       ->type_name("SIZE")->excludes(image);
-  cmd->add_option("--batch-samples", c.batch_samples, "Samples per batch")->type_name("N")->default_val(32);
+  cmd->add_option("--batch-samples", c.batch_samples, "Samples per batch")->type_name("N")->check(an_int)->default_val(32);
   cmd->add_option("--decode", opt->decode, "Worker stage: jpeg (libjpeg-turbo decode, crop, flip, normalise) or synthetic")
       ->check(CLI::IsMember({"jpeg", "synthetic"}))
       ->type_name("jpeg|synthetic")
       ->default_val("synthetic");
   cmd->add_option("--cpu-work", c.cpu_work_ns_per_kib, "Synthetic stage: calibrated CPU work per KiB of sample, in ns")
       ->type_name("NS_PER_KB")->default_val(0);
-  cmd->add_option("--dataset-samples", c.dataset_samples, "Distinct samples in the in-memory dataset")->type_name("N")->default_val(64);
+  cmd->add_option("--dataset-samples", c.dataset_samples, "Distinct samples in the in-memory dataset")->type_name("N")->check(an_int)->default_val(64);
   cmd->add_option("--step-compute", opt->step_compute, "Compute per step after the checksum kernel (2ms, 500us; at most 60s)")
       ->type_name("TIME")->default_val("2ms");
-  cmd->add_option("--steps", c.steps, "Measured steps")->type_name("N")->default_val(50);
-  cmd->add_option("--warmup", c.warmup, "Steps run and checked before measuring")->type_name("N")->default_val(5);
+  cmd->add_option("--steps", c.steps, "Measured steps")->type_name("N")->check(an_int)->default_val(50);
+  cmd->add_option("--warmup", c.warmup, "Steps run and checked before measuring")->type_name("N")->check(an_int)->default_val(5);
   cmd->add_option("--contention", opt->contention, "Background load: stream:NODE:THREADS[:SIZE][@CPUS] and/or spin:CPUS, joined with +")
       ->type_name("SPEC");
   cmd->add_option("--stall-timeout", opt->stall_timeout, "A stage waiting this long is a stall (error), at most 1h (auto: 10s + 10 x step compute)")

@@ -88,7 +88,7 @@ void add_plan_command(CLI::App& app, CommandAction& action) {
   add_placement_options(cmd, opt->request);
   cmd->add_option("--workers", opt->request.workers, "Workers sharing the device's node (disjoint CPU sets)")
       ->type_name("W")
-      ->check(positive_number())
+      ->check(whole_number(1, kMaxCount, "POSITIVE"))
       ->default_val(1);
   cmd->add_flag("--json", opt->json, "Print one JSON object instead of the table");
   cmd->callback([opt, &action] { action = [opt] { return run_plan(*opt); }; });

@@ -25,7 +25,7 @@ int run_staging_command(StagingOptions& opt) {
                       : opt.memory == "pageable" ? HostMemory::kPageable
                       : opt.memory == "registered" ? HostMemory::kRegistered
                                                    : HostMemory::kHostAlloc;
-  opt.config.sizes = parse_size_sweep(opt.sizes, "--sizes");
+  opt.config.sizes = parse_size_sweep(opt.sizes, "--sizes", kMaxBufferBytes);
   Topology topo = Topology::load_live();
   Inventory inv = build_inventory(topo);
   cross_check_live(inv, kernels::query_device_runtime());
@@ -59,12 +59,13 @@ void add_staging_command(CLI::App& app, CommandAction& action) {
       ->check(CLI::IsMember({"pinned", "pageable", "registered", "hostalloc"}))
       ->type_name("KIND")
       ->default_val("pinned");
-  cmd->add_option("--sizes", opt->sizes, "Sizes: START:END:xFACTOR or a list (4K,64M)")->type_name("SPEC")->default_val("4K:64M:x4");
-  cmd->add_option("--samples", opt->config.samples, "Timed samples per size")->type_name("N")->check(positive_number())->default_val(20);
+  cmd->add_option("--sizes", opt->sizes, "Sizes: START:END:xFACTOR or a list (4K,64M); 64M = 64 MiB, 64MB = 64,000,000 bytes; at most 1T")->type_name("SPEC")->default_val("4K:64M:x4");
+  cmd->add_option("--samples", opt->config.samples, "Timed samples per size")->type_name("N")
+      ->check(whole_number(1, kMaxCount, "POSITIVE"))->default_val(20);
   cmd->add_option("--copies", opt->config.copies_per_sample, "Copies per sample (0: about 2 ms worth)")
-      ->type_name("N")->check(non_negative_number())->default_val(0);
+      ->type_name("N")->check(whole_number(0, kMaxCount, "NONNEGATIVE"))->default_val(0);
   cmd->add_option("--warmup", opt->config.warmup_copies, "Untimed warm-up copies per size")->type_name("N")
-      ->check(non_negative_number())->default_val(2);
+      ->check(whole_number(0, kMaxCount, "NONNEGATIVE"))->default_val(2);
   cmd->add_flag("--json", opt->json, "Print one JSON object: backend and rows (with every sample and the placement)");
   cmd->callback([opt, &action] { action = [opt] { return run_staging_command(*opt); }; });
 }

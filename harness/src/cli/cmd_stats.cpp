@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "placebench/harness/cli/cli.h"
+#include "placebench/harness/cli/options.h"
 #include "placebench/harness/errors.h"
 #include "placebench/stats/hodges_lehmann.h"
 #include "placebench/stats/quantile.h"
@@ -119,7 +120,7 @@ void add_stats_command(CLI::App& app, CommandAction& action) {
   cmd->add_option("b", o->file_b, "File B: one number per line")->required()->type_name("B.txt");
   cmd->add_flag("--paired", o->paired, "Line i of A and B are a pair (Wilcoxon signed-rank); else two samples (Mann-Whitney)");
   cmd->add_option("--confidence", o->confidence, "Confidence level of every interval")
-      ->check(CLI::Range(0.5, 0.9999))
+      ->check(number_in(0.5, 0.9999))
       ->default_val(0.95);
   cmd->add_flag("--json", o->json, "Print n_a, n_b, median_a/b, median_ci_a/b, hl_shift, hl_ci, p_value and, per interval, its coverage, achieved confidence and method, as JSON");
   cmd->callback([o, &action] { action = [o] { return run_stats(*o); }; });

@@ -12,6 +12,7 @@
 #include "placebench/harness/topology/inventory.h"
 #include "placebench/harness/units.h"
 #include "placebench/hostpipe/cpulist.h"
+#include "placebench/hostpipe/process_limits.h"
 #include "placebench/kernels/staging_copy.h"
 
 namespace placebench::harness {
@@ -42,10 +43,21 @@ std::string record_table(const PlacementRecord& r, std::size_t bytes) {
   return out;
 }
 
+// As staging and pipeline do before they allocate: a buffer above 80% of MemAvailable is refused (exit 2)
+// instead of being allocated and touched until the process dies.
+void check_verify_memory(std::uint64_t bytes) {
+  constexpr double kShare = 0.8;
+  std::uint64_t avail = hostpipe::mem_available_bytes();  // 0: unknown, no check
+  if (avail && static_cast<double>(bytes) > kShare * static_cast<double>(avail))
+    throw InputError(fmt::format("--bytes: {} is more than {:.0f}% of the {:.1f} GiB this node has available (MemAvailable); "
+                                 "give a smaller size", format_size(bytes), kShare * 100, static_cast<double>(avail) / 1073741824.0));
+}
+
 int run_verify(VerifyOptions& opt) {
   auto arm = parse_arm(opt.arm);
   if (!arm) throw InputError("--arm: unknown arm '" + opt.arm + "'; accepted: " + arm_names_list());
-  std::size_t bytes = parse_size(opt.bytes, "--bytes");
+  std::size_t bytes = parse_size(opt.bytes, "--bytes", kMaxBufferBytes);
+  check_verify_memory(bytes);
   Topology topo = Topology::load_live();  // verification only ever runs on the live machine
   Inventory inv = build_inventory(topo);
   cross_check_live(inv, kernels::query_device_runtime());
@@ -80,7 +92,7 @@ void add_verify_command(CLI::App& app, CommandAction& action) {
   CLI::App* cmd = app.add_subcommand("verify", "Apply one arm on this machine and prove where threads and pages are");
   cmd->add_option("--arm", opt->arm, "The arm: " + arm_names_list())->type_name("A")->required();
   add_device_options(cmd, opt->request.device);
-  cmd->add_option("--bytes", opt->bytes, "Buffer to allocate and touch (4K, 64M, 1G)")->type_name("SIZE")->default_val("64M");
+  cmd->add_option("--bytes", opt->bytes, "Buffer to allocate and touch (4K, 64M = 64 MiB, 64MB = 64,000,000 bytes; at most 1T and 80% of MemAvailable)")->type_name("SIZE")->default_val("64M");
   add_placement_options(cmd, opt->request);
   cmd->add_flag("--json", opt->json, "Print the placement record as JSON");
   cmd->callback([opt, &action] { action = [opt] { return run_verify(*opt); }; });

@@ -93,10 +93,11 @@ const json& require(const json& obj, const std::string& key, const std::string& 
   return obj.at(key);
 }
 
+// A duration of the block: at most kSecondsPerYear (8760h), as a string or in seconds.
 double duration_s(const json& v, const std::string& path, const DecisionPlaces& at) {
-  if (v.is_string()) return parse_duration_s(v.get<std::string>(), at.value(path));
-  if (v.is_number() && v.get<double>() >= 0) return v.get<double>();
-  throw InputError(fmt::format("{}: expected {}", at.value(path), at.a_duration()));
+  if (v.is_string()) return parse_duration_s(v.get<std::string>(), at.value(path), kSecondsPerYear);
+  if (v.is_number() && v.get<double>() >= 0 && v.get<double>() <= kSecondsPerYear) return v.get<double>();
+  throw InputError(fmt::format("{}: expected {}, at most {}", at.value(path), at.a_duration(), format_duration(kSecondsPerYear)));
 }
 
 double number(const json& v, const std::string& path, const DecisionPlaces& at) {
@@ -132,7 +133,7 @@ void read_optional_keys(const json& block, const DecisionPlaces& at, DecisionSpe
     s.objective = parse_objective(text, at.value("objective"));
   }
   if (block.contains("rate_per_gpu_hour"))
-    s.rate_per_gpu_hour = number_in(number(block["rate_per_gpu_hour"], "rate_per_gpu_hour", at), 0, 1e12,
+    s.rate_per_gpu_hour = number_in(number(block["rate_per_gpu_hour"], "rate_per_gpu_hour", at), 0, 1e12,  // as decide --rate
                                     at.value("rate_per_gpu_hour"), "the rate");
   for (auto [key, field] : {std::pair{"p_remote_any", &s.p_remote_any}, std::pair{"p_local_prefer", &s.p_local_prefer}})
     if (block.contains(key)) *field = number_in(number(block[key], key, at), 0, 1, at.value(key), "a probability");
