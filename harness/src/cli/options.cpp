@@ -70,9 +70,13 @@ CLI::Validator whole_number(long long lo, long long hi, const std::string& shown
         std::size_t sign = !text.empty() && text[0] == '-' ? 1 : 0;
         bool decimal = text.size() > sign && text.size() - sign <= 18 && text.find_first_not_of("0123456789", sign) == std::string::npos;
         long long v = decimal ? std::stoll(text) : 0;
-        if (!decimal || v < lo || v > hi)
+        if (!decimal)
           return lo <= INT_MIN && hi >= INT_MAX ? fmt::format("must be a whole number in decimal, got '{}'", text)
                                                 : fmt::format("must be a whole number from {} to {}, got '{}'", lo, hi, text);
+        // Out of range: in positive_number's words where the range is its.
+        if (v < lo && lo == 0) return "must be 0 or more, got " + text;
+        if (v < lo && lo == 1) return "must be more than 0, got " + text;
+        if (v < lo || v > hi) return fmt::format("must be a whole number from {} to {}, got {}", lo, hi, text);
         text = std::to_string(v);  // "010" -> "10": CLI11 would read a leading 0 as octal
         return {};
       },
