@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <regex>
 #include <string>
 #include <vector>
@@ -78,7 +79,7 @@ TEST_F(CliValues, DurationsHaveAMaximum) {
       {{"gang", "--deadline", huge}, "--deadline: duration '99999999999999999999s' is longer than the maximum 1h"},
       {{"gang", "--deadline", "2h"}, "--deadline: duration '2h' is longer than the maximum 1h"},
       {{"gang", "--backoff", huge}, "--backoff: duration '99999999999999999999s' is longer than the maximum 10m"},
-      {{"gang", "--late", "1", "--late-delay", "61m"}, "--late-delay: duration '61m' is longer than the maximum 1h"},
+      {{"gang", "--late", "1", "--late-delay", huge}, "--late-delay: duration '99999999999999999999s' is longer than the maximum 8760h"},
       {what_if("--exec-local", huge), "--exec-local: duration '99999999999999999999s' is longer than the maximum 8760h"},
       {what_if("--exec-remote", "8761h"), "--exec-remote: duration '8761h' is longer than the maximum 8760h"},
       {what_if("--exec-remote-ci", "58m," + huge), "--exec-remote-ci: duration .* longer than the maximum 8760h"},
@@ -89,6 +90,23 @@ TEST_F(CliValues, DurationsHaveAMaximum) {
   expect_refused({{{"decide", "--gpus", "8", "--exec-local", "8760h", "--exec-remote", "1ns", "--queue",
                     "strict=30m,prefer=10m,any=5m"},
                    "--exec-remote: '1ns' is too short against --exec-local"}});
+}
+
+// A decision block's durations have the what-if's maximum: a run directory whose job_length is 20 digits
+// of seconds is bad input, not a decision.
+TEST_F(CliValues, DecisionBlockDurationsHaveAMaximum) {
+  fs::path run = dir_ / "run";
+  fs::copy(decisions("run-basic"), run);
+  std::ifstream in(run / "run.json");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  in.close();
+  auto at = text.find("\"job_length\": \"54m\"");
+  ASSERT_NE(at, std::string::npos);
+  text.replace(at, std::string("\"job_length\": \"54m\"").size(), "\"job_length\": \"99999999999999999999s\"");
+  std::ofstream(run / "run.json") << text;
+  expect_refused({{{"decide", run.string()},
+                   "run.json: config.classes\\[0\\].decision.job_length: duration '99999999999999999999s' is longer "
+                   "than the maximum 8760h"}});
 }
 
 TEST_F(CliValues, NumbersAreFiniteAndInRange) {
