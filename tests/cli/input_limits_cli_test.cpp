@@ -110,6 +110,8 @@ TEST(InputLimitsCli, TextThatIsNotUtf8IsRefusedAtItsLine) {
   expect_run_refused(config, "latin1-class.yaml:2: classes[0].name: the value holds bytes that are not UTF-8");
   config = write("latin1-experiment.yaml", std::string("experiment:\n  name: r\xE9sum\xE9\nclasses:\n") + kClass);
   expect_run_refused(config, "latin1-experiment.yaml:2: experiment.name: the value holds bytes that are not UTF-8");
+  config = write("latin1-n\xE4me.yaml", std::string("classes:\n") + kClass);  // the experiment's name by default
+  expect_run_refused(config, ": the file's name is not UTF-8 (run.json could not record it); rename the file");
   std::string inventory = write("latin1-inventory.yaml", "nodes:\n  - name: n\xF6" "de\n    numa:\n      - {id: 0, gpus: 1, cpus: 4}\n"
                                                          "job: {workers: 1, gpus_per_worker: 1, cpus_per_worker: 1}\n");
   expect_bad_input({"feasible", "--inventory", inventory, "--json"},
