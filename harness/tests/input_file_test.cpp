@@ -1,9 +1,13 @@
 // Input files: regular files only (a FIFO, a directory, /dev/zero refused at once, never blocking),
 // at most their limit; YAML documents bounded in their alias-expanded size, with plain keys and UTF-8 text.
 #include <gtest/gtest.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
@@ -62,6 +66,16 @@ TEST(InputFile, RefusesWhatIsNotARegularFileWithoutBlocking) {
   std::filesystem::create_directories(dir);
   e = read_error(dir);
   EXPECT_NE(e.find("not a regular file (a directory)"), std::string::npos) << e;
+  std::string socket_path = temp_path("s.sock");
+  int s = ::socket(AF_UNIX, SOCK_STREAM, 0);
+  sockaddr_un addr{};
+  addr.sun_family = AF_UNIX;
+  ASSERT_LT(socket_path.size(), sizeof addr.sun_path);
+  std::copy(socket_path.begin(), socket_path.end(), addr.sun_path);
+  ASSERT_EQ(::bind(s, reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
+  e = read_error(socket_path);
+  EXPECT_NE(e.find("not a regular file (a socket)"), std::string::npos) << e;
+  ::close(s);
   e = read_error(temp_path("absent.yaml"));
   EXPECT_NE(e.find("cannot open it (No such file or directory); give a YAML file"), std::string::npos) << e;
 }

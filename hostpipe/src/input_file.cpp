@@ -54,50 +54,40 @@ int line_of(const YAML::Node& n) { return n.Mark().line >= 0 ? n.Mark().line + 1
 
 FileText read_regular_file(const std::string& path, std::uint64_t max_bytes) {
   FileText out;
+  auto refuse = [&](std::string problem) {
+    out.problem = std::move(problem);
+    out.text.clear();
+    return out;
+  };
+  auto too_large = [&](const std::string& size) {
+    return refuse("larger than the " + limit_text(max_bytes) + " placebench reads from such a file" + size);
+  };
+  // O_NONBLOCK: opening a FIFO without a writer returns at once (fstat then refuses it).
   int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
   if (fd < 0) {
     int err = errno;
     struct stat st {};
-    out.problem = ::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)
-                      ? not_regular(st.st_mode)
-                      : std::string("cannot open it (") + std::strerror(err) + ")";
-    return out;
+    if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) return refuse(not_regular(st.st_mode));  // a socket
+    return refuse(std::string("cannot open it (") + std::strerror(err) + ")");
   }
+  struct Closer {
+    int handle;
+    ~Closer() { ::close(handle); }
+  } closer{fd};
   struct stat st {};
-  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-    out.problem = ::fstat(fd, &st) == 0 ? not_regular(st.st_mode) : std::string("cannot stat it (") + std::strerror(errno) + ")";
-    ::close(fd);
-    return out;
-  }
-  auto too_large = [&](const std::string& size) {
-    out.problem = "larger than the " + limit_text(max_bytes) + " placebench reads from such a file" + size;
-  };
-  if (static_cast<std::uint64_t>(st.st_size) > max_bytes) {
-    too_large(" (" + std::to_string(st.st_size) + " bytes)");
-    ::close(fd);
-    return out;
-  }
+  if (::fstat(fd, &st) != 0) return refuse(std::string("cannot stat it (") + std::strerror(errno) + ")");
+  if (!S_ISREG(st.st_mode)) return refuse(not_regular(st.st_mode));
+  if (static_cast<std::uint64_t>(st.st_size) > max_bytes) return too_large(" (" + std::to_string(st.st_size) + " bytes)");
   // The size can change (or be 0, as in /proc) between fstat and read: read up to max + 1 bytes.
   std::vector<char> buf(64 * 1024);
   for (;;) {
     ssize_t n = ::read(fd, buf.data(), buf.size());
     if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      out.problem = std::string("cannot read it (") + std::strerror(errno) + ")";
-      ::close(fd);
-      out.text.clear();
-      return out;
-    }
+    if (n < 0) return refuse(std::string("cannot read it (") + std::strerror(errno) + ")");
     if (n == 0) break;
     out.text.append(buf.data(), static_cast<std::size_t>(n));
-    if (out.text.size() > max_bytes) {
-      too_large("");
-      ::close(fd);
-      out.text.clear();
-      return out;
-    }
+    if (out.text.size() > max_bytes) return too_large("");
   }
-  ::close(fd);
   out.ok = true;
   return out;
 }
