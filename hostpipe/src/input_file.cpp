@@ -122,7 +122,7 @@ std::optional<YamlProblem> yaml_document_problem(const YAML::Node& root, std::si
     if (++visited > max_nodes)
       return YamlProblem{line_of(node), "",  // the path through the aliases says nothing
                          "the document expands to more than " + std::to_string(max_nodes) +
-                             " values (aliases included); placebench reads no YAML that large: write it out, or split it"};
+                             " values (aliases included), more than placebench reads; remove the nested aliases"};
     if (auto p = bad_text(node, path, "the value")) return p;
     if (node.IsSequence()) {
       const YAML::Node& list = node;
