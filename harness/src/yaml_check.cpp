@@ -3,11 +3,32 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <set>
 
 #include "placebench/harness/errors.h"
+#include "placebench/hostpipe/input_file.h"
 
 namespace placebench::harness::detail {
+
+YAML::Node load_yaml_document(const std::string& text, const std::string& file, const char* format) {
+  YAML::Node root;
+  try {
+    root = YAML::Load(text);
+  } catch (const YAML::Exception& ex) {
+    throw InputError(fmt::format("{}:{}: not valid {} ({}); fix the syntax at that line", file, ex.mark.line + 1, format, ex.msg));
+  }
+  // A document without aliases has fewer values than bytes: only aliases can reach the larger bound.
+  if (auto p = hostpipe::yaml_document_problem(root, std::max(hostpipe::kMaxYamlNodes, text.size())))
+    throw InputError(fmt::format("{}:{}: {}{}", file, p->line, p->path.empty() ? "" : p->path + ": ", p->what));
+  return root;
+}
+
+void throw_yaml_input_error(const YAML::Exception& e, const std::string& file, const std::string& key) {
+  std::string msg = e.msg.empty() ? std::string("a value of the wrong kind") : e.msg;
+  throw InputError(fmt::format("{}:{}: {}{} ({}); fix the value at that line", file, e.mark.line >= 0 ? e.mark.line + 1 : 0,
+                               key.empty() ? "" : key + ": ", "not a value placebench can read here", msg));
+}
 
 void YamlContext::fail(const YAML::Node& node, const std::string& key, const std::string& problem) const {
   int line = node.Mark().line >= 0 ? node.Mark().line + 1 : 0;

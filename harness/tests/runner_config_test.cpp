@@ -13,6 +13,7 @@
 #include "placebench/harness/topology/inventory.h"
 #include "placebench/hostpipe/cpulist.h"
 #include "placebench/kernels/device_runtime.h"
+#include "yaml_fixtures.h"
 
 using namespace placebench::harness;
 
@@ -221,8 +222,9 @@ TEST(RunnerConfig, PipelineClassIsCheckedAgainstTheMachine) {
   EXPECT_NE(error("experiment: {contention: 'spin:1023'}\n" + cls).find("experiment.contention: CPU 1023 does not exist"),
             std::string::npos);
   EXPECT_NE(error("experiment: {contention: 'stream:0:4096'}\n" + cls).find("per CPU this process may use"), std::string::npos);
-  // Staging classes are not pipeline classes: nothing to check.
-  EXPECT_EQ(error("experiment: {contention: 'stream:99:1'}\n" + std::string(kMinimal)), "");
+  // Staging classes run without contention: a config of staging classes only refuses the key when it is read.
+  EXPECT_NE(error_of("experiment: {contention: 'stream:99:1'}\n" + std::string(kMinimal)).find("only pipeline classes"),
+            std::string::npos);
   if (!placebench::kernels::query_device_runtime().usable()) {
     std::string e = error("classes:\n  - name: p\n    workload: {type: pipeline, backend: cuda}\n");
     EXPECT_EQ(e.rfind("workload.backend: cuda: no usable CUDA device (", 0), 0u) << e;
@@ -252,4 +254,31 @@ TEST(Schedule, AbbaAndFixed) {
   EXPECT_EQ(round_order(ab, Order::kAbba, 1, 0, 2), ba);
   EXPECT_EQ(round_order(ab, Order::kAbba, 1, 0, 3), ab);
   EXPECT_EQ(round_order(ab, Order::kFixed, 1, 0, 7), ab);
+}
+
+// Keys a config would have ignored or repeated, and documents no config should be: each refused at its line.
+TEST(RunnerConfig, IgnoredRepeatedOrUnboundedInputIsRefused) {
+  const std::string staging = "classes:\n  - name: a\n    workload: {type: staging}\n";
+  std::string e = error_of("classes:\n  - name: a\n    workload: {type: staging, backend: host, memory: hostalloc}\n");
+  EXPECT_NE(e.find("bad.yaml:3: classes[0].workload.memory: hostalloc is cudaHostAlloc"), std::string::npos) << e;
+  EXPECT_EQ(error_of("classes:\n  - name: a\n    workload: {type: staging, backend: cuda, memory: hostalloc}\n"), "");
+  e = error_of("classes:\n  - name: a\n    workload: {type: pipeline, batch_bytes: 1M, image: 16x16}\n");
+  EXPECT_NE(e.find("bad.yaml:3: classes[0].workload.batch_bytes: a batch is either raw bytes"), std::string::npos) << e;
+  e = error_of(staging + "    arms: {baseline: local, compare: [remote, unpinned, remote]}\n");
+  EXPECT_NE(e.find("bad.yaml:4: classes[0].arms.compare: lists remote twice"), std::string::npos) << e;
+  e = error_of("classes:\n  - name: ''\n    workload: {type: staging}\n");
+  EXPECT_NE(e.find("bad.yaml:2: classes[0].name: empty"), std::string::npos) << e;
+  e = error_of("experiment: {name: ''}\n" + staging);
+  EXPECT_NE(e.find("bad.yaml:1: experiment.name: empty"), std::string::npos) << e;
+  e = error_of("experiment: {contention: 'spin:0'}\n" + staging);
+  EXPECT_NE(e.find("bad.yaml:1: experiment.contention: only pipeline classes"), std::string::npos) << e;
+  e = error_of(staging + "    decision:\n      ? {a: 1}\n      : 2\n");
+  EXPECT_NE(e.find("bad.yaml:5: classes[0].decision: a key must be a plain name"), std::string::npos) << e;
+  e = error_of(staging + "    decision:\n" + placebench::testing::alias_bomb("      ", 8));
+  EXPECT_NE(e.find("expands to more than 100000 values"), std::string::npos) << e;
+  e = error_of("classes:\n  - name: \xFF\n    workload: {type: staging}\n");
+  EXPECT_NE(e.find("bad.yaml:2: classes[0].name: the value holds bytes that are not UTF-8"), std::string::npos) << e;
+  // A map where a count is expected in a decision block: the line and key, not yaml-cpp's "bad conversion".
+  e = error_of(staging + "    decision: {job_length: 1h, gpus_per_job: {a: 1}, queue: {strict: 1m, prefer: 1m, any: 1m}}\n");
+  EXPECT_NE(e.find("bad.yaml:4: "), std::string::npos) << e;
 }

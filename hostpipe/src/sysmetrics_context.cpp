@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "placebench/hostpipe/cpulist.h"
+#include "placebench/hostpipe/input_file.h"
 #include "placebench/hostpipe/sysmetrics/proc_readers.h"
 #include "placebench/hostpipe/sysmetrics/sysmetrics_context.h"
 
@@ -20,6 +21,8 @@ namespace placebench::hostpipe::sysmetrics {
 namespace {
 
 namespace fs = std::filesystem;
+
+constexpr std::uint64_t kMaxKubeletConfigBytes = 4ull << 20;
 
 std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
 
@@ -52,20 +55,20 @@ KubeletPolicies read_kubelet_policies(const std::string& path) {
     k.detail = path + ": no such file (not a Kubernetes node, or the kubelet's directory is not mounted)";
     return k;
   }
-  errno = 0;
-  std::ifstream in(path);
-  std::string text;
-  if (in) text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-  if (!in.is_open() || in.bad()) {
-    int err = errno;
+  // Bounded like every input (a FIFO or device there must not hang or exhaust the run's start).
+  FileText file = read_regular_file(path, kMaxKubeletConfigBytes);
+  if (!file.ok) {
     k.status = "unreadable";
-    k.detail = path + ": " + (err ? std::strerror(err) : "cannot read") + " (run as root to record the policies)";
+    k.detail = path + ": " + file.problem + " (run as root to record the policies)";
     return k;
   }
   std::string why;
   try {
-    YAML::Node root = YAML::Load(text);
-    if (root.IsDefined() && !root.IsNull() && !root.IsMap()) {
+    YAML::Node root = YAML::Load(file.text);
+    std::optional<YamlProblem> problem = yaml_document_problem(root);
+    if (problem) {
+      why = "line " + std::to_string(problem->line) + ": " + (problem->path.empty() ? "" : problem->path + ": ") + problem->what;
+    } else if (root.IsDefined() && !root.IsNull() && !root.IsMap()) {
       why = "the top level is not a mapping of kubelet settings";
     } else if (policy(root, "cpuManagerPolicy", "none", k, k.cpu_manager_policy, why) &&
                policy(root, "topologyManagerPolicy", "none", k, k.topology_manager_policy, why) &&

@@ -1,6 +1,7 @@
 // Run context extras on fixture trees (tests/fixtures/proc/context-v1, context-v2, kubelet/) and on
 // this machine.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <filesystem>
 #include <fstream>
@@ -59,6 +60,24 @@ TEST(SysmetricsRunContext, MalformedKubeletConfigIsAWarningNotACrash) {
   EXPECT_NE(read_kubelet_policies(kFixtures + "/kubelet/malformed.yaml").detail.find("line"), std::string::npos);
   EXPECT_NE(read_kubelet_policies(kFixtures + "/kubelet/policy-not-a-string.yaml").detail.find("cpuManagerPolicy"),
             std::string::npos);
+}
+
+// Read as every input is (hostpipe/input_file.h): a FIFO is not waited on, text that is not UTF-8 (which
+// the run context's JSON could not hold) is malformed.
+TEST(SysmetricsRunContext, KubeletConfigThatIsAFifoOrNotUtf8IsRecordedNotFatal) {
+  std::string fifo = testing::TempDir() + "/sysmetrics_kubelet_fifo.yaml";
+  std::filesystem::remove(fifo);
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  KubeletPolicies k = read_kubelet_policies(fifo);
+  EXPECT_EQ(k.status, "unreadable");
+  EXPECT_NE(k.detail.find("not a regular file (a FIFO)"), std::string::npos) << k.detail;
+  std::string latin1 = testing::TempDir() + "/sysmetrics_kubelet_latin1.yaml";
+  std::ofstream(latin1) << "cpuManagerPolicy: st\xE4tic\n";
+  k = read_kubelet_policies(latin1);
+  EXPECT_EQ(k.status, "malformed");
+  EXPECT_NE(k.detail.find("line 1: cpuManagerPolicy: the value holds bytes that are not UTF-8"), std::string::npos) << k.detail;
+  EXPECT_NO_THROW(run_context_extras_to_json(
+      collect_run_context_extras(kFixtures + "/context-v1/proc", kFixtures + "/context-v1/sys", latin1)).dump());
 }
 
 TEST(SysmetricsRunContext, EmptyKubeletConfigMeansDefaults) {

@@ -25,12 +25,22 @@ std::string write_config(const std::string& name, const std::string& experiment_
   std::string defaults;
   for (const char* kv : {"backend: host", "batch_samples: 2", "image: 16x16", "step_compute: 100us"})
     if (workload_keys.find(std::string(kv).substr(0, std::string(kv).find(':') + 1)) == std::string::npos)
-      defaults += std::string("      ") + kv + "\n";
+      if (std::string(kv) != "image: 16x16" || workload_keys.find("batch_bytes:") == std::string::npos)
+        defaults += std::string("      ") + kv + "\n";  // a raw batch (batch_bytes) takes no image
   std::ofstream(path) << "experiment:\n  rounds: {min: 2, max: 2}\n  warmup_steps: 1\n  steps: 4\n" << experiment_keys
                       << "classes:\n  - name: first\n    workload: {type: staging, backend: host, bytes: 4K, copies: 1}\n"
                       << "    arms: {baseline: local, compare: [unpinned]}\n  - name: pipe\n    workload:\n"
                       << "      type: pipeline\n" << workload_keys << defaults
                       << "    arms: {baseline: local, compare: [unpinned]}\n";
+  return path;
+}
+
+// A config given whole, for keys outside a pipeline workload.
+std::string write_whole_config(const std::string& name, const std::string& text) {
+  std::string dir = ::testing::TempDir() + "/pb-run-checks";
+  std::filesystem::create_directories(dir);
+  std::string path = dir + "/" + name + ".yaml";
+  std::ofstream(path) << text;
   return path;
 }
 
@@ -82,4 +92,37 @@ TEST(RunConfigChecks, WhatOnlyTheMachineCanTellFailsBeforeAnythingIsMeasured) {
   if (!placebench::kernels::query_device_runtime().usable())
     cases.push_back({"cuda", "", "      backend: cuda\n", "class pipe: workload.backend: cuda: no usable CUDA device"});
   for (const auto& c : cases) expect_refused_before_measuring(c);
+}
+
+// Each was accepted and then ignored or run twice: now one line naming the key, before anything runs.
+TEST(RunConfigChecks, KeysThatWouldBeIgnoredOrRepeatedAreRefused) {
+  const std::string staging = "    workload: {type: staging, backend: host, bytes: 4K, copies: 1}\n";
+  const std::string arms = "    arms: {baseline: local, compare: [unpinned]}\n";
+  struct Whole {
+    std::string name, text, expect;
+  };
+  std::vector<Whole> cases = {
+      {"hostalloc-host", "classes:\n  - name: a\n    workload: {type: staging, backend: host, memory: hostalloc}\n" + arms,
+       "hostalloc-host.yaml:3: classes[0].workload.memory: hostalloc is cudaHostAlloc and needs the cuda backend"},
+      {"bytes-and-image", "classes:\n  - name: a\n    workload:\n      type: pipeline\n      backend: host\n"
+                          "      batch_bytes: 1M\n      image: 16x16\n" + arms,
+       "bytes-and-image.yaml:6: classes[0].workload.batch_bytes: a batch is either raw bytes (batch_bytes) or images"},
+      {"compare-twice", "classes:\n  - name: a\n" + staging + "    arms: {baseline: local, compare: [unpinned, unpinned]}\n",
+       "compare-twice.yaml:4: classes[0].arms.compare: lists unpinned twice (two identical rows); keep one"},
+      {"class-name-empty", "classes:\n  - name: \"\"\n" + staging + arms,
+       "class-name-empty.yaml:2: classes[0].name: empty: every class needs a name"},
+      {"experiment-name-empty", "experiment:\n  name: ''\nclasses:\n  - name: a\n" + staging + arms,
+       "experiment-name-empty.yaml:2: experiment.name: empty: give the experiment a name"},
+      {"contention-no-pipeline", "experiment:\n  contention: spin:0\nclasses:\n  - name: a\n" + staging + arms,
+       "contention-no-pipeline.yaml:2: experiment.contention: only pipeline classes run with background contention"},
+  };
+  for (const auto& c : cases) {
+    std::string out = ::testing::TempDir() + "/pb-run-checks-out-" + c.name;
+    std::filesystem::remove_all(out);
+    auto r = run_command({placebench_binary(), "run", "--config", write_whole_config(c.name, c.text), "--out", out}, 60);
+    EXPECT_EQ(r.exit_code, 2) << c.name << ": " << r.err;
+    EXPECT_NE(r.err.find(c.expect), std::string::npos) << c.name << ": " << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << c.name << ": " << r.err;
+    EXPECT_FALSE(std::filesystem::exists(out + "/trials.jsonl")) << c.name << ": a trial was measured";
+  }
 }

@@ -4,12 +4,10 @@
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
-#include <fstream>
-#include <sstream>
-
-#include "placebench/harness/yaml_check.h"
 #include "placebench/harness/check/metric_units.h"
 #include "placebench/harness/errors.h"
+#include "placebench/harness/input_file.h"
+#include "placebench/harness/yaml_check.h"
 
 namespace placebench::harness::check {
 namespace {
@@ -89,24 +87,8 @@ Expectation parse_expectation(const YamlContext& ctx, const YAML::Node& e, const
   return x;
 }
 
-}  // namespace
-
-std::string basis_name(RatioBasis basis) {
-  switch (basis) {
-    case RatioBasis::kCiUpper: return "ci_upper";
-    case RatioBasis::kCiLower: return "ci_lower";
-    default: return "estimate";
-  }
-}
-
-ReferenceFile parse_reference_text(const std::string& text, const std::string& path) {
-  YamlContext ctx{path};
-  YAML::Node root;
-  try {
-    root = YAML::Load(text);
-  } catch (const YAML::Exception& e) {
-    throw InputError(fmt::format("{}:{}: not valid YAML: {}", path, e.mark.line + 1, e.msg));
-  }
+// The file's checks, from its parsed (and bounded) YAML.
+ReferenceFile parse_reference_root(const YamlContext& ctx, const YAML::Node& root, const std::string& path) {
   if (!root.IsMap()) throw InputError(path + ":1: a reference file is a mapping with references: and/or expectations: (see docs/reports.md)");
   ctx.check_keys(root, "", {"schema_version", "require_complete", "references", "expectations"});
   ReferenceFile ref;
@@ -135,12 +117,28 @@ ReferenceFile parse_reference_text(const std::string& text, const std::string& p
   return ref;
 }
 
+}  // namespace
+
+std::string basis_name(RatioBasis basis) {
+  switch (basis) {
+    case RatioBasis::kCiUpper: return "ci_upper";
+    case RatioBasis::kCiLower: return "ci_lower";
+    default: return "estimate";
+  }
+}
+
+ReferenceFile parse_reference_text(const std::string& text, const std::string& path) {
+  YamlContext ctx{path};
+  const YAML::Node root = detail::load_yaml_document(text, path);
+  try {
+    return parse_reference_root(ctx, root, path);
+  } catch (const YAML::Exception& e) {
+    detail::throw_yaml_input_error(e, path);
+  }
+}
+
 ReferenceFile load_reference_file(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError(path + ": cannot read the reference file; give a YAML file (see docs/reports.md)");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return parse_reference_text(ss.str(), path);
+  return parse_reference_text(read_input_file(path, "give a YAML reference file (see docs/reports.md)", kMaxConfigBytes), path);
 }
 
 }  // namespace placebench::harness::check

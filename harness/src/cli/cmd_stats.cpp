@@ -3,15 +3,15 @@
 
 #include <cctype>
 #include <cmath>
-#include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "placebench/harness/cli/cli.h"
 #include "placebench/harness/cli/options.h"
 #include "placebench/harness/errors.h"
+#include "placebench/harness/input_file.h"
 #include "placebench/stats/hodges_lehmann.h"
 #include "placebench/stats/quantile.h"
 #include "placebench/stats/rank_tests.h"
@@ -34,9 +34,7 @@ std::string shown(const std::string& line) {
 }
 
 std::vector<double> read_numbers(const std::string& path) {
-  std::ifstream in(path);
-  if (!in || std::filesystem::is_directory(path))
-    throw InputError(path + ": cannot read it as a file; give a text file with one number per line");
+  std::istringstream in(read_input_file(path, "give a text file with one number per line", kMaxNumbersBytes));
   std::vector<double> v;
   std::string line;
   for (int no = 1; std::getline(in, line); ++no) {

@@ -6,9 +6,9 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 
 #include "placebench/harness/errors.h"
+#include "placebench/harness/input_file.h"
 #include "placebench/harness/runner/run_directory.h"
 
 namespace placebench::harness::decisions {
@@ -45,16 +45,21 @@ json parse_or_throw(const std::string& text, const std::string& where) {
   }
 }
 
+constexpr const char* kGiveGangResults = "give a run directory or the JSON of `placebench gang --json`";
+
 void read_jsonl(const fs::path& path, std::vector<GangIncident>& out) {
-  std::ifstream in(path);
-  std::string line;
-  for (int n = 1; std::getline(in, line); ++n) {
+  const std::string text = read_input_file(path.string(), kGiveGangResults, kMaxResultsBytes);
+  std::size_t pos = 0;
+  for (int n = 1; pos < text.size(); ++n) {
+    std::size_t nl = text.find('\n', pos);
+    std::string line = text.substr(pos, nl == std::string::npos ? std::string::npos : nl - pos);
+    pos = nl == std::string::npos ? text.size() : nl + 1;
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
     json j;
     try {
       j = json::parse(line);
     } catch (const json::parse_error&) {
-      if (in.peek() == EOF) break;  // a truncated last line (a run killed mid-write) is skipped, as the runner does
+      if (pos >= text.size()) break;  // a truncated last line (a run killed mid-write) is skipped, as the runner does
       throw InputError(fmt::format("{}:{}: not valid JSON (only the last line may be cut short); remove that line by "
                                    "hand to read the rest", path.string(), n));
     }
@@ -63,9 +68,7 @@ void read_jsonl(const fs::path& path, std::vector<GangIncident>& out) {
 }
 
 void read_json(const fs::path& path, std::vector<GangIncident>& out) {
-  std::ifstream in(path);
-  if (!in || fs::is_directory(path)) throw InputError(fmt::format("{}: cannot read it; check that it is a file you may read", path.string()));
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string text = read_input_file(path.string(), kGiveGangResults, kMaxResultsBytes);
   json j = parse_or_throw(text, path.string());
   if (take_incident(j, path.string(), out)) return;
   const json* list = j.is_array() ? &j : (j.is_object() && j.contains("gangs") ? &j["gangs"] : nullptr);

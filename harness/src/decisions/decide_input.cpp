@@ -11,6 +11,7 @@
 #include "placebench/harness/errors.h"
 #include "placebench/harness/runner/run_directory.h"
 #include "placebench/harness/units.h"
+#include "placebench/hostpipe/input_file.h"
 
 namespace placebench::harness::decisions {
 namespace {
@@ -166,6 +167,9 @@ DecisionSpec parse_decision_yaml(const detail::LocatedJson& block, const std::st
 }
 
 DecisionSpec parse_decision_yaml(const YAML::Node& block, const std::string& file) {
+  // Bounded and checked as every YAML document is (a config's block was, with its document).
+  if (auto p = hostpipe::yaml_document_problem(block))
+    throw InputError(fmt::format("{}:{}: decision{}: {}", file, p->line, p->path.empty() ? "" : "." + p->path, p->what));
   return parse_decision_yaml(detail::yaml_to_located_json(block), file);
 }
 

@@ -4,12 +4,12 @@
 
 #include <fmt/format.h>
 
-#include <fstream>
 #include <set>
-#include <sstream>
 
 #include "placebench/harness/decisions/feasible.h"
 #include "placebench/harness/errors.h"
+#include "placebench/harness/input_file.h"
+#include "placebench/harness/yaml_check.h"
 #include "placebench/hostpipe/cpulist.h"
 
 namespace placebench::harness::decisions {
@@ -200,13 +200,9 @@ class Reader {
   }
 
   YAML::Node load(const std::string& text) const {
-    try {
-      YAML::Node root = YAML::Load(text);
-      if (!root.IsMap()) throw InputError(fmt::format("{}:1: expected a mapping with 'nodes' and/or 'job'", file_));
-      return root;
-    } catch (const YAML::ParserException& e) {
-      throw InputError(fmt::format("{}:{}: not valid YAML or JSON: {}", file_, e.mark.line + 1, e.msg));
-    }
+    YAML::Node root = detail::load_yaml_document(text, file_, "YAML or JSON");
+    if (!root.IsMap()) throw InputError(fmt::format("{}:1: expected a mapping with 'nodes' and/or 'job'", file_));
+    return root;
   }
 
  private:
@@ -214,18 +210,11 @@ class Reader {
 };
 
 std::string read_text(const std::string& file, const char* option) {
-  std::ifstream in(file);
-  if (!in) throw InputError(fmt::format("{} {}: cannot read the file; give a YAML or JSON file", option, file));
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+  return read_input_file(file, fmt::format("give {} a YAML or JSON file", option), kMaxConfigBytes);
 }
 
-}  // namespace
-
-FeasibilityInput parse_feasibility_text(const std::string& text, const std::string& file, bool job_only) {
-  Reader reader(file);
-  YAML::Node root = reader.load(text);
+FeasibilityInput parse_feasibility_root(const Reader& reader, const YAML::Node& root, const std::string& file,
+                                        bool job_only) {
   FeasibilityInput input;
   if (job_only) {
     // A job file: {job: {...}} or the contract's keys at the top.
@@ -245,6 +234,18 @@ FeasibilityInput parse_feasibility_text(const std::string& text, const std::stri
     input.job_file = file;
   }
   return input;
+}
+
+}  // namespace
+
+FeasibilityInput parse_feasibility_text(const std::string& text, const std::string& file, bool job_only) {
+  Reader reader(file);
+  const YAML::Node root = reader.load(text);
+  try {
+    return parse_feasibility_root(reader, root, file, job_only);
+  } catch (const YAML::Exception& e) {
+    detail::throw_yaml_input_error(e, file);
+  }
 }
 
 FeasibilityInput load_feasibility_input(const std::string& inventory_file, const std::string& job_file) {

@@ -51,9 +51,11 @@ struct NumberRange {
   constexpr NumberRange(double low, double high, double copy_high) : lo(low), hi(high), copy_hi(copy_high) {}
 };
 
-// A required key's message when a config file leaves it out (run.json's copy holds every key).
+// What a config file must give (run.json's copy holds every key, as it was run): the message when the key
+// is left out (`missing`), or when its text is empty (`empty`).
 struct Need {
   const char* missing = nullptr;
+  const char* empty = nullptr;
 };
 
 // Named values of a choice. A table is an array of Named<E>, or of names for a string field.
@@ -123,7 +125,7 @@ void rounds_fields(V& v, E& e) {
 template <class V, class E>
 void experiment_fields(V& v, E& e) {
   using namespace config_limits;
-  v.text("name", e.name);
+  v.text("name", e.name, Need{nullptr, "empty: give the experiment a name, or leave the key out (the file's name)"});
   v.integer("seed", e.seed, IntRange(0, kMaxSeed, kUnbounded));
   v.map("rounds", [&](auto& r) { rounds_fields(r, e); });
   v.choice("order", e.order, kOrders);
@@ -149,8 +151,8 @@ void staging_fields(V& v, W& w) {
 template <class V, class K>
 void class_fields(V& v, K& k) {
   using namespace config_limits;
-  v.text("name", k.name, Need{"missing: every class needs a name"});
-  v.workload("workload", k.workload, Need{"missing; e.g. {type: staging, bytes: 4M}"});
+  v.text("name", k.name, Need{"missing: every class needs a name", "empty: every class needs a name"});
+  v.workload("workload", k.workload, Need{"missing; e.g. {type: staging, bytes: 4M}", nullptr});
   v.map("arms", [&](auto& a) {
     a.choice("baseline", k.baseline, arm_table());
     a.arm_list("compare", k.compare, k.baseline);

@@ -2,17 +2,18 @@
 // (config_fields.h). Every error names file, line and key.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <utility>
 
 #include "config_fields.h"
 #include "placebench/harness/decisions/decide_input.h"
 #include "placebench/harness/errors.h"
+#include "placebench/harness/input_file.h"
 #include "placebench/harness/runner/config.h"
 #include "placebench/harness/units.h"
 #include "placebench/harness/yaml_check.h"
+#include "placebench/hostpipe/input_file.h"
 
 namespace placebench::harness {
 namespace {
@@ -68,6 +69,7 @@ class YamlFields {
 
   void text(const char* key, std::string& v, Need need = {}) {
     if (has(key, need)) v = c_.text(at(key), path(key));
+    if (need.empty && v.empty()) c_.fail(has(key) ? at(key) : node_, path(key), need.empty);
   }
   template <class T>
   void integer(const char* key, T& v, IntRange r) {
@@ -137,7 +139,12 @@ void YamlFields::arm_list(const char* key, std::vector<Arm>& v, const Arm& basel
     const YAML::Node& list = at(key);
     if (!list.IsSequence()) c_.fail(list, path(key), "must be a list, e.g. [remote, unpinned]");
     const std::vector<std::string> names = detail::names_of(detail::arm_table());
-    for (const auto& e : list) v.push_back(detail::value_in<Arm>(detail::arm_table(), c_.one_of(e, path(key), names)));
+    for (const auto& e : list) {
+      Arm a = detail::value_in<Arm>(detail::arm_table(), c_.one_of(e, path(key), names));
+      if (std::find(v.begin(), v.end(), a) != v.end())
+        c_.fail(e, path(key), "lists " + arm_name(a) + " twice (two identical rows); keep one");
+      v.push_back(a);
+    }
   }
   if (v.empty()) v = {Arm::kRemote};
   for (Arm a : v)
@@ -210,6 +217,13 @@ void YamlFields::workload(const char* key, WorkloadSpec& w, Need need) {
     detail::staging_fields(f, w);
   else
     w.params = f.params(detail::params_of(w.type));
+  // Keys that belong to another kind of the same type: read, they would be silently ignored.
+  if (w.type == "staging" && w.backend == "host" && w.memory == HostMemory::kHostAlloc)
+    c_.fail(n["memory"], where + ".memory",
+            "hostalloc is cudaHostAlloc and needs the cuda backend; use pinned or pageable with backend host");
+  if (w.type == "pipeline" && n["batch_bytes"] && n["image"])
+    c_.fail(n["batch_bytes"], where + ".batch_bytes",
+            "a batch is either raw bytes (batch_bytes) or images (image: WIDTHxHEIGHT), not both; remove one");
 }
 
 void YamlFields::contention(const char* key, nlohmann::json& v) {
@@ -261,11 +275,23 @@ ClassConfig parse_class(const YamlContext& c, const YAML::Node& n, const std::st
   return k;
 }
 
-YAML::Node load_yaml(const std::string& text, const std::string& source) {
+// A class or config file's text; the config's own file is read by load_experiment_config.
+std::string read_class_file(const YamlContext& c, const YAML::Node& at, const std::string& key,
+                            const std::filesystem::path& path) {
   try {
-    return YAML::Load(text);
-  } catch (const YAML::Exception& ex) {
-    throw InputError(fmt::format("{}:{}: not valid YAML ({}); fix the syntax at that line", source, ex.mark.line + 1, ex.msg));
+    return read_input_file(path.string(), "give a YAML file holding one class (name, workload, arms)", kMaxConfigBytes);
+  } catch (const InputError& e) {
+    c.fail(at, key, e.what());
+  }
+}
+
+// yaml-cpp's own exceptions (a conversion no check foresaw) as InputErrors at their line of `file`.
+template <class F>
+auto reading_yaml(const std::string& file, F&& read) {
+  try {
+    return read();
+  } catch (const YAML::Exception& e) {
+    detail::throw_yaml_input_error(e, file);
   }
 }
 
@@ -278,14 +304,13 @@ void parse_class_entry(const YamlContext& c, const YAML::Node& root, std::size_t
   if (node.IsMap() && node["include"]) {
     c.check_keys(node, where, {"include"});
     auto path = std::filesystem::path(e.source).parent_path() / c.text(node["include"], where + ".include");
-    std::ifstream in(path);
-    if (!in) c.fail(node["include"], where + ".include", "cannot read " + path.string());
-    std::stringstream ss;
-    ss << in.rdbuf();
+    std::string text = read_class_file(c, node["include"], where + ".include", path);
     YamlContext included{path.string()};
-    YAML::Node cls = load_yaml(ss.str(), path.string());
-    e.classes.push_back(parse_class(included, cls, "class"));
-    check_pipeline_class_yaml(included, cls, "class", c, experiment, e, e.classes.back());
+    YAML::Node cls = detail::load_yaml_document(text, path.string());
+    reading_yaml(included.file, [&] {
+      e.classes.push_back(parse_class(included, cls, "class"));
+      check_pipeline_class_yaml(included, cls, "class", c, experiment, e, e.classes.back());
+    });
   } else {
     e.classes.push_back(parse_class(c, node, where));
     check_pipeline_class_yaml(c, node, where, c, experiment, e, e.classes.back());
@@ -295,11 +320,17 @@ void parse_class_entry(const YamlContext& c, const YAML::Node& root, std::size_t
     if (e.classes[j].name == name) c.fail(node, where + ".name", "duplicate class name " + name);
 }
 
-}  // namespace
+// Background contention runs beside a pipeline's trials only: with no pipeline class it would be ignored.
+void check_contention_has_pipeline(const YamlContext& c, const YAML::Node& experiment, const ExperimentConfig& e) {
+  if (e.contention.is_null()) return;
+  for (const ClassConfig& k : e.classes)
+    if (k.workload.type == "pipeline") return;
+  c.fail(experiment["contention"], "experiment.contention",
+         "only pipeline classes run with background contention, and no class here is one; remove the key or add a "
+         "pipeline class");
+}
 
-ExperimentConfig parse_experiment_config(const std::string& text, const std::string& source) {
-  YamlContext c{source};
-  YAML::Node root = load_yaml(text, source);
+ExperimentConfig parse_config_document(const YamlContext& c, const YAML::Node& root, const std::string& source) {
   if (!root.IsMap()) throw InputError(source + ":1: the file must be a mapping with 'experiment' and 'classes'");
   c.check_keys(root, "", {"experiment", "classes"});
   ExperimentConfig e;
@@ -313,15 +344,23 @@ ExperimentConfig parse_experiment_config(const std::string& text, const std::str
   if (!classes || !classes.IsSequence() || classes.size() == 0)
     c.fail(classes ? classes : root, "classes", "missing or empty: list at least one workload class");
   for (std::size_t i = 0; i < classes.size(); ++i) parse_class_entry(c, root, i, e);
+  check_contention_has_pipeline(c, experiment, e);
   return e;
 }
 
+}  // namespace
+
+ExperimentConfig parse_experiment_config(const std::string& text, const std::string& source) {
+  if (hostpipe::invalid_utf8_at(source))
+    throw InputError(source + ": the file's name is not UTF-8 (run.json could not record it); rename the file");
+  YamlContext c{source};
+  YAML::Node root = detail::load_yaml_document(text, source);
+  return reading_yaml(source, [&] { return parse_config_document(c, root, source); });
+}
+
 ExperimentConfig load_experiment_config(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError(path + ": cannot read the config file; give a YAML file like configs/default.yaml");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return parse_experiment_config(ss.str(), path);
+  return parse_experiment_config(
+      read_input_file(path, "give a YAML config file like configs/default.yaml", kMaxConfigBytes), path);
 }
 
 }  // namespace placebench::harness

@@ -15,6 +15,7 @@
 #include <sstream>
 
 #include "placebench/harness/errors.h"
+#include "placebench/harness/input_file.h"
 #include "results_checks.h"
 
 namespace placebench::harness {
@@ -57,11 +58,7 @@ std::string read_file(const std::string& path, const std::string& missing, const
   fs::file_status st = fs::status(path, ec);
   if (!fs::exists(st)) throw InputError(path + ": " + missing);
   if (fs::is_directory(st)) throw InputError(path + ": a directory, not a file; " + fix);
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(fmt::format("{}: cannot read it ({}); check its permissions", path, std::strerror(errno)));
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+  return read_input_file(path, fix, kMaxResultsBytes);  // a FIFO or device refused, the size bounded
 }
 
 std::string timestamp() {

@@ -1,5 +1,5 @@
-// Validating YAML input (configs, references) with errors that name file, line and key, shared by the
-// runner's config parser and `check`'s reference files; and YAML as JSON with its lines kept, for input
+// Validating YAML input (configs, references, inventories) with errors that name file, line and key, shared
+// by the runner's config parser, `check`'s reference files and `feasible`'s inventories; and YAML as JSON with its lines kept, for input
 // that is stored as JSON and checked there (a class's decision block).
 #pragma once
 #include <yaml-cpp/yaml.h>
@@ -11,6 +11,15 @@
 #include <vector>
 
 namespace placebench::harness::detail {
+
+// The one way harness parses a YAML document: syntax errors, documents that expand (aliases included)
+// past max(hostpipe::kMaxYamlNodes, the text's size in bytes) values, list or mapping keys and non-UTF-8 text are InputErrors
+// "FILE:LINE: [KEY: ]problem". `format` names what the file should be ("YAML", "YAML or JSON").
+YAML::Node load_yaml_document(const std::string& text, const std::string& file, const char* format = "YAML");
+
+// A yaml-cpp exception met while reading `file` (a conversion the checks did not foresee) as an
+// InputError at its line, naming `key` when known: never a raw library message.
+[[noreturn]] void throw_yaml_input_error(const YAML::Exception& e, const std::string& file, const std::string& key = "");
 
 struct YamlContext {
   std::string file;
