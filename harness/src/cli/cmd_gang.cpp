@@ -91,7 +91,11 @@ void check_out_path(const std::string& path) {
 // Written once, by the reporter, after the gang ran (check_out_path vetted the path up front), so any
 // failure here is an I/O failure: one line naming the file (WriteError), and the job ends with status 1.
 void write_out(const std::string& path, const std::string& text) {
-  write_file_atomically(path, text, "free space on that file system, or give --out on another one");
+  try {
+    write_file_atomically(path, text, "free space on that file system, or give --out on another one");
+  } catch (const WriteError& e) {
+    throw WriteError(std::string("--out ") + e.what());
+  }
 }
 
 bool is_missing(const coll::GangConfig& cfg, int rank) {

@@ -20,12 +20,6 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 namespace {
 
-// A file of the run directory replaced atomically (tmp, fsync, rename; atomic_file.h).
-void write_atomically(const std::string& path, const std::string& data) {
-  write_file_atomically(path, data, "free space on that file system or make the run directory writable, then run the "
-                                    "command again");
-}
-
 // Text that run.json and summary.json record must be UTF-8 (JSON's own rule): a path that is not is
 // refused before anything is created.
 bool valid_utf8(const std::string& s) {
@@ -137,8 +131,13 @@ RunDirectory RunDirectory::create(const std::string& base, const std::string& ex
   }
   if (!exact.empty()) refuse_recorded_run(exact);
   RunDirectory d;
-  // The config copy passes run.json's own check (what `run` accepts, its readers accept afterwards).
-  if (run.contains("config")) d.config_ = config_from_json(run["config"], "run.json (to be written)");
+  // run.json passes its own reader's check before it is written (what `run` accepts, its readers accept
+  // afterwards): a safety net behind the option checks, so no run leaves a directory it cannot read back.
+  try {
+    d.config_ = detail::check_run_json(run, "run.json (to be written)");
+  } catch (const InputError& e) {
+    throw InputError(std::string("run: refused before anything is written, as its run.json would not read back: ") + e.what());
+  }
   std::error_code ec;
   if (exact.empty()) {
     // <timestamp>-<host>, or -2, -3, ... when another run took that name in the same second: mkdir of the
@@ -156,8 +155,10 @@ RunDirectory RunDirectory::create(const std::string& base, const std::string& ex
   }
   if (ec) throw InputError(d.path_ + ": cannot create the results directory (" + ec.message() + "); choose another with --out");
   d.run_ = run;
-  write_atomically((fs::path(d.path_) / "run.json").string(), run_text);
-  write_atomically((fs::path(d.path_) / "trials.jsonl").string(), "");
+  const std::string fix = "free space on that file system or make the directory writable, then start the run again "
+                          "with another --out";
+  write_file_atomically((fs::path(d.path_) / "run.json").string(), run_text, fix);
+  write_file_atomically((fs::path(d.path_) / "trials.jsonl").string(), "", fix);
   return d;
 }
 
@@ -231,7 +232,9 @@ void RunDirectory::write_summary(const RunSummary& summary_data) const {
   const json summary = summary_to_json(summary_data);
   std::string path = (fs::path(path_) / "summary.json").string();
   if (fs::is_directory(path)) throw InputError(path + ": a directory, not a file; move it away so the summary can be written");
-  write_atomically(path, summary.dump(2) + "\n");
+  write_file_atomically(path, summary.dump(2) + "\n",
+                        fmt::format("free space on that file system or make {} writable, then rebuild the summary with "
+                                    "`placebench compare {} --write-summary`", path_, path_));
 }
 
 bool RunDirectory::has_summary() const { return fs::exists(fs::path(path_) / "summary.json"); }

@@ -41,7 +41,7 @@ class RunDirectory {
 
   const std::string& path() const { return path_; }
   const nlohmann::json& run() const { return run_; }
-  // The config copy of run.json, checked: set by open, and by create when `run` holds one.
+  // The config copy of run.json, checked (by open, and by create before anything is written).
   const std::optional<ExperimentConfig>& config() const { return config_; }
 
   void append_trial(const nlohmann::json& trial);
