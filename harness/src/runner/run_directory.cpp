@@ -232,6 +232,13 @@ void RunDirectory::write_summary(const RunSummary& summary_data) const {
   const json summary = summary_to_json(summary_data);
   std::string path = (fs::path(path_) / "summary.json").string();
   if (fs::is_directory(path)) throw InputError(path + ": a directory, not a file; move it away so the summary can be written");
+  // What is written reads back (summary.json's one reader): a summary its readers would refuse is a bug
+  // here, never a file that makes the run directory unreadable.
+  try {
+    detail::check_summary_json(summary, path, "");
+  } catch (const InputError& e) {
+    throw std::logic_error(std::string("summary.json not written, as it would not read back (a placebench bug): ") + e.what());
+  }
   write_file_atomically(path, summary.dump(2) + "\n",
                         fmt::format("free space on that file system or make {} writable, then rebuild the summary with "
                                     "`placebench compare {} --write-summary`", path_, path_));
