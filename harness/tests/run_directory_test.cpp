@@ -94,6 +94,35 @@ TEST(RunDirectory, AppendReadTruncateRepair) {
   EXPECT_THROW(RunDirectory::create("", dir, "h", {}), InputError);  // never overwrite a run
 }
 
+TEST(RunDirectory, AWholeLastLineWithoutItsNewlineIsKeptAndRepairedWithOne) {
+  std::string dir = fresh("pb-rundir-nonewline");
+  RunDirectory rd = RunDirectory::create("", dir, "h", run_json());
+  rd.append_trial(trial(0));
+  std::ofstream(dir + "/trials.jsonl", std::ios::app) << trial(1).dump();  // crashed before its newline
+  std::vector<std::string> warnings;
+  EXPECT_EQ(rd.read_trial_records(warnings).size(), 2u);
+  EXPECT_TRUE(warnings.empty()) << warnings[0];
+  EXPECT_EQ(rd.read_trial_records(warnings, /*repair=*/true).size(), 2u);
+  rd.append_trial(trial(2));
+  auto records = rd.read_trial_records(warnings);
+  ASSERT_EQ(records.size(), 3u);
+  EXPECT_EQ(records[1].round, 1);
+  EXPECT_EQ(records[2].round, 2);
+  EXPECT_TRUE(warnings.empty());
+}
+
+TEST(RunDirectory, ANumberOutOfRangeNamesItsLine) {
+  std::string text = "{\n  \"a\": 1,\n  \"b\": 1e400\n}";
+  try {
+    json parsed = json::parse(text);
+    FAIL() << "1e400 parsed: " << parsed.dump();
+  } catch (const json::exception& e) {
+    JsonSyntaxProblem p = json_syntax_problem(text, e);
+    EXPECT_EQ(p.line, 3u);
+    EXPECT_EQ(p.why, "number 1e400 is out of range of a double");
+  }
+}
+
 TEST(RunDirectory, DamagedFilesAreInputErrors) {
   std::string dir = fresh("pb-rundir-bad");
   EXPECT_THROW(RunDirectory::open(dir), InputError);
@@ -123,7 +152,9 @@ TEST(RunDirectory, EachTrialLineIsChecked) {
   std::vector<Case> cases = {
       {json::array({1, 2}), "trials.jsonl:2: expected a trial record (one JSON object per line), got a list"},
       {with(trial(1), "step_ns", "abc"), "trials.jsonl:2: step_ns: expected a list, got \"abc\""},
-      {with(trial(1), "step_ns", {1, nullptr}), "trials.jsonl:2: step_ns[1]: expected a number of ns >= 0, got null"},
+      {with(trial(1), "step_ns", {1, nullptr}), "trials.jsonl:2: step_ns[1]: expected a number of ns > 0 and <= 1e+15, got null"},
+      {with(trial(1), "step_ns", {1, 0}), "trials.jsonl:2: step_ns[1]: expected a number of ns > 0 and <= 1e+15, got 0"},
+      {with(trial(1), "step_ns", {1.5e300, 1}), "trials.jsonl:2: step_ns[0]: expected a number of ns > 0 and <= 1e+15"},
       {with(trial(1), "step_ns", json::array()), "trials.jsonl:2: step_ns: empty"},
       {no_round, "trials.jsonl:2: round: missing"},
       {with(trial(1), "round", "x"), "trials.jsonl:2: round: expected a whole number in [0, 3], got \"x\""},
@@ -250,8 +281,17 @@ TEST(RunDirectory, SummaryFieldsAreChecked) {
   json bad = good;
   bad["classes"][0]["arms"][0]["median"] = "x";
   s.write(bad);
-  EXPECT_NE(s.error().find("summary.json: classes[0].arms[0].median: expected a number, got \"x\"; the file is damaged"),
+  EXPECT_NE(s.error().find("summary.json: classes[0].arms[0].median: expected a number >= 0, got \"x\"; the file is damaged"),
             std::string::npos)
+      << s.error();
+  bad = good;
+  bad["classes"][0]["arms"][0]["p99"] = -1.0;  // a step time is never negative
+  s.write(bad);
+  EXPECT_NE(s.error().find("classes[0].arms[0].p99: expected a number >= 0, got -1.0"), std::string::npos) << s.error();
+  bad = good;
+  bad["classes"][0]["arms"][0]["within_run_median_ci"] = {5.0, 4.0};
+  s.write(bad);
+  EXPECT_NE(s.error().find("within_run_median_ci: expected [low, high] with 0 <= low <= high"), std::string::npos)
       << s.error();
   bad = good;
   bad["complete"] = "yes";

@@ -242,3 +242,79 @@ TEST(ResultsDamageCli, DecideAndCostNameTheDamagedFile) {
   spit(gang, R"({"ranks": [], "stranded_gpu_s": "x"})");
   expect_one_line_error(pb({"cost", "--from", gang}), "stranded_gpu_s: expected a number >= 0", "cost");
 }
+
+TEST(ResultsDamageCli, OutOfRangeNumbersAreOneLineErrorsNamingFileAndLine) {
+  // 1e400 is valid JSON syntax but no double: a number out of range, not a library message (exit 1).
+  std::string dir = copy_run("1e400-summary");
+  std::string text = slurp(dir + "/summary.json");
+  auto at = text.find("\"margin_pct\": ");
+  ASSERT_NE(at, std::string::npos);
+  std::size_t line = 1 + static_cast<std::size_t>(std::count(text.begin(), text.begin() + static_cast<long>(at), '\n'));
+  text.replace(at, text.find_first_of(",\n", at) - at, "\"margin_pct\": 1e400");
+  spit(dir + "/summary.json", text);
+  for (auto args : std::vector<std::vector<std::string>>{{"compare", dir}, {"check", dir, "--reference", reference()}})
+    expect_one_line_error(pb(args), "summary.json:" + std::to_string(line) + ": not valid JSON (number 1e400 is out of range",
+                          "1e400 in summary.json: " + args[0]);
+  dir = copy_run("1e400-run");
+  spit(dir + "/run.json", "{\n  \"schema_version\": 2,\n  \"seed\": 1e400\n}\n");
+  auto r = pb({"compare", dir});
+  expect_one_line_error(r, "run.json:3: not valid JSON (number 1e400 is out of range", "1e400 in run.json");
+  EXPECT_NE(r.err.find("restore run.json"), std::string::npos) << r.err;
+}
+
+TEST(ResultsDamageCli, ImpossibleValuesInSummaryAndTrialsAreRefused) {
+  auto arm1 = [](std::function<void(json&)> edit) {
+    return [edit](const std::string& d) {
+      json s = json::parse(slurp(d + "/summary.json"));
+      edit(s["classes"][0]["arms"][1]);
+      spit(d + "/summary.json", s.dump(2));
+    };
+  };
+  struct Case {
+    const char* name;
+    std::function<void(const std::string&)> damage;
+    const char* message;
+  };
+  std::vector<Case> cases = {
+      {"reversed CI", arm1([](json& a) { a["within_run_median_ci"] = {9000.0, 1000.0}; }),
+       "summary.json: classes[0].arms[1].within_run_median_ci: expected [low, high] with 0 <= low <= high"},
+      {"negative CI", arm1([](json& a) { a["statistic_ci"] = {-5.0, 1000.0}; }),
+       "summary.json: classes[0].arms[1].statistic_ci: expected [low, high] with 0 <= low <= high"},
+      {"negative median", arm1([](json& a) { a["median"] = -3.5; }),
+       "summary.json: classes[0].arms[1].median: expected a number >= 0, got -3.5"},
+      {"step 0", [](const std::string& d) { edit_trial(d, 2, [](json& t) { t["step_ns"][0] = 0; }); },
+       "trials.jsonl:3: step_ns[0]: expected a number of ns > 0 and <= 1e+15, got 0"},
+      {"step 1.5e300", [](const std::string& d) { edit_trial(d, 2, [](json& t) { t["step_ns"][1] = 1.5e300; }); },
+       "trials.jsonl:3: step_ns[1]: expected a number of ns > 0 and <= 1e+15, got 1.5e+300"},
+  };
+  for (const auto& c : cases) {
+    std::string dir = copy_run("impossible");
+    c.damage(dir);
+    for (auto args : std::vector<std::vector<std::string>>{{"compare", dir}, {"check", dir, "--reference", reference()}})
+      expect_one_line_error(pb(args), c.message, std::string(c.name) + ": " + args[0]);
+  }
+}
+
+TEST(ResultsDamageCli, AWholeLastTrialWithoutItsNewlineIsKept) {
+  std::string dir = copy_run("no-newline");
+  std::string text = slurp(dir + "/trials.jsonl");
+  ASSERT_EQ(text.back(), '\n');
+  text.pop_back();  // a crash between the last line and its newline
+  spit(dir + "/trials.jsonl", text);
+  auto r = pb({"compare", dir, "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err.find("truncated"), std::string::npos) << r.err;
+  EXPECT_EQ(json::parse(r.out)["trials"], 8);  // not 7: the last trial counts
+  EXPECT_EQ(slurp(dir + "/trials.jsonl"), text);  // compare changes nothing
+}
+
+TEST(ResultsDamageCli, WriteSummaryNeverReplacesOneOfANewerSchema) {
+  std::string dir = copy_run("newer");
+  json s = json::parse(slurp(dir + "/summary.json"));
+  s["schema_version"] = 3;
+  spit(dir + "/summary.json", s.dump(2));
+  std::string before = slurp(dir + "/summary.json");
+  expect_one_line_error(pb({"compare", dir, "--write-summary"}), "summary.json: a newer placebench wrote it",
+                        "--write-summary over version 3");
+  EXPECT_EQ(slurp(dir + "/summary.json"), before);
+}

@@ -1,5 +1,5 @@
 // `placebench run`, `compare` and `stats` end to end: the run directory's contents, kill -9 and resume,
-// SIGINT, --fail-on, and bad input.
+// SIGINT (and SIGHUP, SIGQUIT, SIGTERM), --fail-on, and bad input.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -122,6 +122,19 @@ TEST(RunCli, SigintKeepsFinishedTrialsAndSaysHowToResume) {
   EXPECT_NE(r.out.find("--resume"), std::string::npos);
   EXPECT_FALSE(read_json(out + "/summary.json")["complete"]);
   EXPECT_GE(read_lines(out + "/trials.jsonl").size(), 2u);
+}
+
+TEST(RunCli, HangupQuitAndTermStopARunAsSigintDoes) {
+  for (const char* signal : {"HUP", "QUIT", "TERM"}) {
+    std::string out = fresh_dir(std::string("signal-") + signal);
+    auto r = run_until(out, 2, signal, "150:150");
+    EXPECT_NE(r.out.find("status=130"), std::string::npos) << signal << ": " << r.out << r.err;
+    EXPECT_NE(r.out.find("--resume"), std::string::npos) << signal;
+    ASSERT_TRUE(std::filesystem::exists(out + "/summary.json")) << signal << ": ended without its summary";
+    json summary = read_json(out + "/summary.json");
+    EXPECT_FALSE(summary["complete"]) << signal;
+    EXPECT_EQ(summary["trials"].get<std::size_t>(), read_lines(out + "/trials.jsonl").size()) << signal;
+  }
 }
 
 TEST(RunCli, FailOnInconclusiveExitsThree) {

@@ -1,9 +1,9 @@
 // `placebench check DIR --reference FILE`: a run against reference values and verdict expectations, for
 // cluster CI. Exit 0 when every check passes, 3 when one fails, 2 for a bad reference file or run directory.
-#include <fstream>
 #include <iostream>
 #include <memory>
 
+#include "placebench/harness/atomic_file.h"
 #include "placebench/harness/check/evaluate.h"
 #include "placebench/harness/check/printers.h"
 #include "placebench/harness/check/reference.h"
@@ -17,11 +17,14 @@ struct CheckOptions {
   std::string dir, reference, junit, markdown;
 };
 
+// --junit and --markdown: replaced atomically (a CI step never reads half a report); an unwritable path is
+// the option's fault (exit 2).
 void write_file(const std::string& path, const std::string& text, const char* option) {
-  std::ofstream out(path, std::ios::trunc);
-  out << text;
-  out.flush();
-  if (!out) throw InputError(std::string(option) + " " + path + ": cannot write the file; check that its directory exists and is writable");
+  try {
+    write_file_atomically(path, text, "check that its directory exists and is writable");
+  } catch (const WriteError& e) {
+    throw InputError(std::string(option) + " " + e.what());
+  }
 }
 
 int run_check(const CheckOptions& o) {

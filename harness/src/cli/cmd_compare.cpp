@@ -1,12 +1,14 @@
 // `placebench compare DIR`: the statistics and verdicts of a run directory, complete or not.
 // summary.json is written when missing and rewritten with --write-summary, never from zero trials and
-// never over one that records more trials than trials.jsonl now holds.
+// never over one that records more trials than trials.jsonl now holds. A run directory it cannot write to
+// (read-only) still gets its statistics printed.
 #include <fmt/format.h>
 
 #include <iostream>
 #include <memory>
 #include <optional>
 
+#include "placebench/harness/atomic_file.h"
 #include "placebench/harness/cli/cli.h"
 #include "placebench/harness/errors.h"
 #include "placebench/harness/runner/analysis.h"
@@ -22,15 +24,32 @@ struct CompareOptions {
 };
 
 // The summary.json on disk, checked; nullopt when there is none, or when it is damaged and about to be
-// rebuilt (--write-summary).
+// rebuilt (--write-summary). One that a newer placebench wrote is never rebuilt: it may hold what this
+// one cannot compute.
 std::optional<RunSummary> recorded_summary(const RunDirectory& rd, bool rebuilding) {
   if (!rd.has_summary()) return std::nullopt;
   try {
     return rd.read_summary();
-  } catch (const InputError&) {
+  } catch (const InputError& e) {
     if (!rebuilding) throw;
+    const auto* version = dynamic_cast<const SchemaVersionError*>(&e);
+    if (version && version->newer)
+      throw InputError(rd.path() + "/summary.json: a newer placebench wrote it (its schema_version is above " +
+                       std::to_string(kResultsSchemaVersion) + "); --write-summary does not replace it: use that placebench");
     std::cerr << "placebench compare: warning: " << rd.path() << "/summary.json is damaged; rebuilding it from trials.jsonl\n";
     return std::nullopt;
+  }
+}
+
+// summary.json rebuilt from trials.jsonl. When it was asked for (--write-summary), a failure is the
+// command's (exit 2, nothing printed); when it is only the missing file written in passing, the statistics
+// are still printed (a read-only run directory), after a warning that says it could not be written.
+void write_summary(const RunDirectory& rd, const RunSummary& summary, bool asked) {
+  try {
+    rd.write_summary(summary);
+  } catch (const WriteError& e) {
+    if (asked) throw InputError(fmt::format("--write-summary: {}", e.what()));
+    std::cerr << "placebench compare: warning: summary.json not written: " << e.what() << "\n";
   }
 }
 
@@ -58,7 +77,7 @@ int run_compare(const CompareOptions& o) {
                               "summary.json to rebuild it from the trials left");
     std::cerr << "placebench compare: warning: " << what << ": the statistics below are of the " << trials.size() << "\n";
   }
-  if (!rd.has_summary() || o.write_summary) rd.write_summary(summary);  // rebuilt from trials.jsonl
+  if (o.write_summary || !rd.has_summary()) write_summary(rd, summary, o.write_summary);
   if (o.json)
     std::cout << summary_to_json(summary).dump(2) << "\n";
   else

@@ -1,18 +1,16 @@
 // `placebench gang`: what a partly admitted gang costs. Every rank of an mpirun job joins a rendezvous
 // with a deadline (late and missing ranks simulated), retries with backoff, and the reporter (rank 0,
 // or the lowest rank not missing) prints the timelines and summary and writes --out before anyone exits.
-#include <fcntl.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
 #include <filesystem>
 #include <iostream>
 #include <memory>
 
 #include "placebench/collectives/clock_sync.h"
 #include "placebench/collectives/gang.h"
+#include "placebench/harness/atomic_file.h"
 #include "placebench/harness/cli/cli.h"
 #include "placebench/harness/cli/options.h"
 #include "placebench/harness/collectives_driver/backend_choice.h"
@@ -95,24 +93,13 @@ void check_out_path(const std::string& path) {
 }
 
 // Written once, by the reporter, after the gang ran (check_out_path vetted the path up front), so any
-// failure here is an I/O failure: one line naming the file, and the job ends with status 1.
-// The same write-all-then-fsync as runner/run_directory.cpp, whose writer is internal to that file.
+// failure here is an I/O failure: one line naming the file (WriteError), and the job ends with status 1.
 void write_out(const std::string& path, const std::string& text) {
-  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  if (fd < 0) throw std::runtime_error("--out " + path + ": cannot write (check the directory exists and is writable)");
-  auto fail = [&](const char* step) {
-    std::string why = std::strerror(errno);
-    ::close(fd);
-    return std::runtime_error("--out " + path + ": " + step + " failed: " + why + "; check the file system has space");
-  };
-  for (std::size_t done = 0; done < text.size();) {
-    ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) throw fail("write");
-    done += static_cast<std::size_t>(n);
+  try {
+    write_file_atomically(path, text, "free space on that file system, or give --out on another one");
+  } catch (const WriteError& e) {
+    throw WriteError(std::string("--out ") + e.what());
   }
-  if (::fsync(fd) != 0) throw fail("fsync");
-  if (::close(fd) != 0) throw std::runtime_error("--out " + path + ": close failed: " + std::strerror(errno));
 }
 
 bool is_missing(const coll::GangConfig& cfg, int rank) {

@@ -2,12 +2,16 @@
 // progress on stderr, results in a run directory, the verdict table at the end.
 #include <unistd.h>
 
+#include <fmt/format.h>
+
 #include <atomic>
 #include <csignal>
-#include <random>
 #include <cstdlib>
 #include <iostream>
 #include <memory>
+#include <optional>
+#include <random>
+#include <tuple>
 
 #include "placebench/collectives/mpi_session.h"
 #include "placebench/harness/cli/cli.h"
@@ -19,9 +23,18 @@
 namespace placebench::harness {
 namespace {
 
-// The only process-wide state: what SIGINT/SIGTERM tell the runner (a signal handler can do no more).
+// ---- signals: the one place they are handled ----
+// The only process-wide state: that a stop signal came (a signal handler can do no more). SIGINT, SIGTERM,
+// SIGHUP (the terminal closed) and SIGQUIT all stop a run the same way: the trial in flight ends, the
+// summary is written with complete: false, and the exit status is kExitInterrupted whichever it was.
 std::atomic<bool> g_stop_requested{false};
 extern "C" void on_stop_signal(int) { g_stop_requested.store(true); }
+constexpr int kStopSignals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+constexpr int kExitInterrupted = 130;  // 128 + SIGINT, for every stop signal (docs/cli.md)
+
+void catch_stop_signals() {
+  for (int sig : kStopSignals) std::signal(sig, on_stop_signal);
+}
 
 struct RunCliOptions {
   std::string config_file, out, resume, rounds, order, fail_on;
@@ -37,23 +50,28 @@ std::uint64_t fresh_seed() {
   return s & ((std::uint64_t{1} << 62) - 1);
 }
 
+// --rounds MIN:MAX: two whole numbers (digits only, the whole text) within experiment.rounds' own limits.
+std::pair<int, int> parse_rounds(const std::string& text) {
+  auto whole = [](const std::string& part) -> std::optional<int> {
+    if (part.empty() || part.size() > 9 || part.find_first_not_of("0123456789") != std::string::npos) return std::nullopt;
+    return std::stoi(part);
+  };
+  auto colon = text.find(':');
+  std::optional<int> lo = colon == std::string::npos ? std::nullopt : whole(text.substr(0, colon));
+  std::optional<int> hi = colon == std::string::npos ? std::nullopt : whole(text.substr(colon + 1));
+  if (!lo || !hi) throw InputError("--rounds: '" + text + "' is not MIN:MAX, two whole numbers (e.g. 5:20)");
+  using config_limits::kMaxRounds, config_limits::kMinRounds;
+  if (*lo < kMinRounds || *hi < *lo || *hi > kMaxRounds)
+    throw InputError(fmt::format("--rounds {}: need {} <= MIN <= MAX <= {} (as experiment.rounds)", text, kMinRounds, kMaxRounds));
+  return {*lo, *hi};
+}
+
 void apply_overrides(ExperimentConfig& cfg, const RunCliOptions& o) {
   if (o.seed) cfg.seed = *o.seed;
   else if (!cfg.seed_given) cfg.seed = fresh_seed();
   cfg.seed_given = true;
   if (!o.order.empty()) cfg.order = o.order == "random" ? Order::kRandom : o.order == "abba" ? Order::kAbba : Order::kFixed;
-  if (!o.rounds.empty()) {
-    auto colon = o.rounds.find(':');
-    try {
-      if (colon == std::string::npos) throw std::invalid_argument("no colon");
-      cfg.min_rounds = std::stoi(o.rounds.substr(0, colon));
-      cfg.max_rounds = std::stoi(o.rounds.substr(colon + 1));
-    } catch (const std::exception&) {
-      throw InputError("--rounds: '" + o.rounds + "' is not MIN:MAX (e.g. 5:20)");
-    }
-    if (cfg.min_rounds < 2 || cfg.max_rounds < cfg.min_rounds)
-      throw InputError("--rounds: need 2 <= MIN <= MAX, got " + o.rounds);
-  }
+  if (!o.rounds.empty()) std::tie(cfg.min_rounds, cfg.max_rounds) = parse_rounds(o.rounds);
 }
 
 bool under_mpirun() {
@@ -69,7 +87,7 @@ void print_outcome(const RunOutcome& outcome) {
 }
 
 int exit_status(const RunOutcome& outcome, const std::string& fail_on) {
-  if (!outcome.complete) return 130;
+  if (!outcome.complete) return kExitInterrupted;
   if (fail_on.empty()) return kExitOk;
   for (const auto& c : outcome.classes)
     for (const auto& a : c.arms)
@@ -89,8 +107,7 @@ int run_run(const RunCliOptions& o) {
                                 : load_experiment_config(o.config_file);
     apply_overrides(cfg, o);
   }
-  std::signal(SIGINT, on_stop_signal);
-  std::signal(SIGTERM, on_stop_signal);
+  catch_stop_signals();
   RunOptions ro{o.out, o.resume, o.command_line, static_cast<bool>(isatty(STDERR_FILENO))};
   if (!under_mpirun()) {
     RunOutcome outcome = run_experiment(std::move(cfg), ro, g_stop_requested, std::cerr);
@@ -112,7 +129,7 @@ int run_run(const RunCliOptions& o) {
     abort_job(session, e.what());
   }
   if (session.rank() == 0) print_outcome(outcome);
-  return session.rank() == 0 ? exit_status(outcome, o.fail_on) : (outcome.complete ? kExitOk : 130);
+  return session.rank() == 0 ? exit_status(outcome, o.fail_on) : (outcome.complete ? kExitOk : kExitInterrupted);
 }
 
 }  // namespace

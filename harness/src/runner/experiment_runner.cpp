@@ -180,6 +180,20 @@ RunState start_run(const ExperimentConfig& config, const Inventory& inv, const R
   return state;
 }
 
+// The summary a resumed run will replace at its end must be one this placebench reads (its schema version,
+// every field) and record no more trials than trials.jsonl holds: else the run would overwrite what it
+// cannot account for. Refused before anything is written, as `compare --write-summary` refuses it.
+void refuse_to_replace_summary(const RunDirectory& dir) {
+  if (!dir.has_summary()) return;
+  RunSummary recorded = dir.read_summary();  // InputError when damaged or of another schema version
+  std::vector<std::string> ignored;
+  std::size_t held = dir.read_trial_records(ignored).size();
+  if (recorded.trials > held)
+    throw InputError(fmt::format("{}/summary.json records {} trials and trials.jsonl holds {}; not resuming over it: "
+                                 "restore trials.jsonl, or delete summary.json to continue from the trials left",
+                                 dir.path(), recorded.trials, held));
+}
+
 // A resumed run: the root reads (and repairs) the directory -- other ranks may not share its filesystem --
 // and, under mpirun, sends every rank the config and the slots already recorded. A failure on the root
 // reaches the other ranks before they wait in a collective.
@@ -190,6 +204,7 @@ RunState resume_run(ExperimentConfig& config, const RunOptions& opt, const Ranks
     try {
       state.dir = RunDirectory::open(opt.resume_dir);
       config = *state.dir->config();
+      refuse_to_replace_summary(*state.dir);  // before the repair below changes anything
       std::vector<std::string> warnings;
       state.trials = state.dir->read_trial_records(warnings, /*repair=*/true);
       for (const auto& w : warnings) log << "placebench run: warning: " << w << "\n";
@@ -258,11 +273,18 @@ class RoundLoop {
     return node_local_trial(inv_, config_, cls, slot, *ranks_.session);
   }
 
-  // Appended (fsync) before the next trial starts, and kept as its readers will read the line.
+  // Checked as its readers will read it, then appended (fsync) before the next trial starts: a line the
+  // readers would refuse is never written (it would make the whole directory unreadable).
   void record(nlohmann::json line) {
-    state_.dir->append_trial(line);
     std::string place = fmt::format("{}/trials.jsonl:{}", state_.dir->path(), state_.trials.size() + 1);
-    state_.trials.push_back(trial_record_from_json(std::move(line), state_.dir->config(), place));
+    TrialRecord r;
+    try {
+      r = trial_record_from_json(std::move(line), state_.dir->config(), place);
+    } catch (const InputError& e) {
+      throw std::runtime_error(std::string("a measured trial fails its own reader's check, not recorded: ") + e.what());
+    }
+    state_.dir->append_trial(r.line);
+    state_.trials.push_back(std::move(r));
   }
 
   // After each round, the classes whose sequential rule stops them (rank 0 decides, every rank agrees).

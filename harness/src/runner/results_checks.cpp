@@ -105,6 +105,8 @@ double Checker::number(const json& obj, const std::string& where, const std::str
 namespace {
 
 constexpr std::int64_t kMaxInt = std::numeric_limits<int>::max();
+// A step measured takes some time, and less than ~11.6 days (1e15 ns): outside that it is no measurement.
+constexpr double kMaxStepNs = 1e15;
 
 std::vector<std::string> arm_strings() {
   std::vector<std::string> v;
@@ -139,7 +141,8 @@ void read_steps_and_summary(const Checker& c, const json& t, const ClassConfig* 
   const json& steps = c.list(t, "", "step_ns");
   if (steps.empty()) c.fail("step_ns", "empty: a finished trial has at least one step");
   for (std::size_t i = 0; i < steps.size(); ++i) {
-    c.expect(number_in(steps[i], 0, INFINITY), Checker::item("step_ns", i), "a number of ns >= 0", steps[i]);
+    bool ok = number_in(steps[i], 0, kMaxStepNs) && steps[i].get<double>() > 0;
+    c.expect(ok, Checker::item("step_ns", i), fmt::format("a number of ns > 0 and <= {:g}", kMaxStepNs), steps[i]);
     r.step_ns.push_back(steps[i].get<double>());
   }
   const json& summary = c.object(t, "", "summary");
@@ -191,21 +194,24 @@ TrialRecord check_trial(const Checker& c, json t, const std::optional<Experiment
 // The kinds of summary.json's fields beyond the Checker's: keys that must be present and may be null.
 struct SummaryChecker {
   const Checker& c;
-  void nullable_number(const json& o, const std::string& w, const char* key) const {
+  void nullable_number(const json& o, const std::string& w, const char* key, double lo = -INFINITY) const {
     c.at(o, w, key);
-    c.optional(o, key, [&] { c.number(o, w, key, -INFINITY, INFINITY); });
+    c.optional(o, key, [&] { c.number(o, w, key, lo, INFINITY); });
   }
   void nullable_text(const json& o, const std::string& w, const char* key) const {
     c.at(o, w, key);
     c.optional(o, key, [&] { c.text(o, w, key); });
   }
-  void nullable_pair(const json& o, const std::string& w, const char* key) const {
+  // [low, high], low <= high, both >= lo (a time or a rate: >= 0; a ratio in percent: any sign).
+  void nullable_pair(const json& o, const std::string& w, const char* key, double lo = -INFINITY) const {
     c.at(o, w, key);
     c.optional(o, key, [&] {
       const json& v = o.at(key);
-      bool ok = v.is_array() && v.size() == 2 && v[0].is_number() && v[1].is_number() &&
+      bool ok = v.is_array() && v.size() == 2 && number_in(v[0], lo, INFINITY) && number_in(v[1], lo, INFINITY) &&
                 v[0].get<double>() <= v[1].get<double>();
-      c.expect(ok, Checker::join(w, key), "[low, high] with low <= high, or null", v);
+      c.expect(ok, Checker::join(w, key),
+               std::isinf(lo) ? "[low, high] with low <= high, or null"
+                              : fmt::format("[low, high] with {:g} <= low <= high, or null", lo), v);
     });
   }
   void strings(const json& o, const std::string& w, const char* key) const {
@@ -226,11 +232,14 @@ void check_summary_arm(const SummaryChecker& sc, const json& a, const std::strin
   c.one_of(a, aw, "stop_reason", {"", "before_first_look", "continue", "decided", "max_rounds"});
   c.integer(a, aw, "n_rounds", 0, kNoLimit);
   c.integer(a, aw, "flagged_trials", 0, kNoLimit);
-  for (const char* key : {"statistic_value", "statistic_ci_confidence", "median", "p90", "p99", "mean", "ratio_pct",
-                          "confidence", "p_value", "repeated_p", "holm_adjusted_p", "detectable_pct", "lag1"})
+  for (const char* key : {"statistic_ci_confidence", "ratio_pct", "confidence", "p_value", "repeated_p", "holm_adjusted_p",
+                          "detectable_pct", "lag1"})
     sc.nullable_number(a, aw, key);
+  // Step times (ns) and their statistic (ns, or steps/s): never negative.
+  for (const char* key : {"statistic_value", "median", "p90", "p99", "mean"}) sc.nullable_number(a, aw, key, 0);
   sc.nullable_text(a, aw, "statistic_ci_method");
-  for (const char* key : {"statistic_ci", "within_run_median_ci", "ratio_ci_pct"}) sc.nullable_pair(a, aw, key);
+  for (const char* key : {"statistic_ci", "within_run_median_ci"}) sc.nullable_pair(a, aw, key, 0);
+  sc.nullable_pair(a, aw, "ratio_ci_pct");
   c.boolean(a, aw, "dependence_flagged");
   c.number(a, aw, "ci_inflation", 1, INFINITY);
   // A verdict is only a compared arm's; a control or unrealised arm carries its role as verdict.
@@ -301,8 +310,9 @@ void check_summary_json(const json& summary, const std::string& path, const std:
   c.expect(summary.is_object(), "", "a JSON object", summary);
   const json& version = c.at(summary, "", "schema_version");
   if (version != kResultsSchemaVersion)
-    throw InputError(fmt::format("{}: schema_version {} is not the {} this placebench reads; use the placebench "
-                                 "version that wrote it, or {}", path, version.dump(), kResultsSchemaVersion, fix));
+    throw SchemaVersionError(fmt::format("{}: schema_version {} is not the {} this placebench reads; use the placebench "
+                                         "version that wrote it, or {}", path, version.dump(), kResultsSchemaVersion, fix),
+                             version.is_number() && version.get<double>() > kResultsSchemaVersion);
   check_summary(c, summary);
 }
 

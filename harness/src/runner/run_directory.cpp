@@ -1,9 +1,6 @@
 // Crash-safe results on disk, read back through the checks of results_checks.h (see run_directory.h).
 #include "placebench/harness/runner/run_directory.h"
 
-#include <fcntl.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
@@ -14,6 +11,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "placebench/harness/atomic_file.h"
 #include "placebench/harness/errors.h"
 #include "placebench/harness/input_file.h"
 #include "results_checks.h"
@@ -23,33 +21,26 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 namespace {
 
-void write_all_fsync(const std::string& path, const std::string& data, int flags) {
-  int fd = ::open(path.c_str(), flags, 0644);
-  if (fd < 0) throw std::runtime_error(path + ": cannot open for writing: " + std::strerror(errno));
-  const char* p = data.data();
-  std::size_t left = data.size();
-  while (left > 0) {
-    ssize_t n = ::write(fd, p, left);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      ::close(fd);
-      throw std::runtime_error(path + ": write failed: " + std::strerror(errno));
-    }
-    p += n;
-    left -= static_cast<std::size_t>(n);
+// Text that run.json and summary.json record must be UTF-8 (JSON's own rule): a path that is not is
+// refused before anything is created.
+bool valid_utf8(const std::string& s) {
+  try {
+    (void)json(s).dump();
+    return true;
+  } catch (const json::type_error&) {
+    return false;
   }
-  if (::fsync(fd) != 0) {
-    ::close(fd);
-    throw std::runtime_error(path + ": fsync failed: " + std::strerror(errno));
-  }
-  ::close(fd);
 }
 
-// Write to a temporary file, fsync, rename: readers see the old or the new file, never half of one.
-void write_atomically(const std::string& path, const std::string& data) {
-  std::string tmp = path + ".tmp";
-  write_all_fsync(tmp, data, O_WRONLY | O_CREAT | O_TRUNC);
-  fs::rename(tmp, path);
+// JSON text of a results file, or an InputError "PATH:LINE: not valid JSON (WHY); FIX" (a syntax error,
+// a file cut short, or a number out of range such as 1e400).
+json parse_results_json(const std::string& text, const std::string& path, const std::string& fix) {
+  try {
+    return json::parse(text);
+  } catch (const json::exception& e) {
+    JsonSyntaxProblem p = json_syntax_problem(text, e);
+    throw InputError(fmt::format("{}:{}: not valid JSON ({}); {}", path, p.line, p.why, fix));
+  }
 }
 
 // The whole file, or an InputError: "PATH: <missing>" when absent, else why it cannot be read and `fix`.
@@ -70,32 +61,80 @@ std::string timestamp() {
   return buf;
 }
 
+// A path as a message shows it: bytes that are not printable ASCII as \xNN, so the line stays readable.
+std::string describe_path(const std::string& path) {
+  std::string out;
+  for (unsigned char ch : path) out += ch >= 0x20 && ch < 0x7f ? std::string(1, static_cast<char>(ch)) : fmt::format("\\x{:02x}", ch);
+  return out;
+}
+
+// A new run never goes into a directory that holds one: its files would be replaced.
+void refuse_recorded_run(const std::string& dir) {
+  for (const char* name : {"run.json", "trials.jsonl", "summary.json"}) {
+    std::error_code ec;
+    if (fs::exists(fs::path(dir) / name, ec))
+      throw InputError(fmt::format("--out {} already holds a run; use --resume {} or another --out", dir, dir));
+  }
+}
+
 }  // namespace
 
-JsonSyntaxProblem json_syntax_problem(const std::string& text, const json::parse_error& e) {
+JsonSyntaxProblem json_syntax_problem(const std::string& text, const json::exception& e) {
   JsonSyntaxProblem p;
   if (text.find_first_not_of(" \t\r\n") == std::string::npos) {
     p.why = "the file is empty";
     return p;
   }
-  std::size_t end = std::min<std::size_t>(e.byte > 0 ? e.byte - 1 : 0, text.size());
+  std::string what = e.what();
+  const auto* parse = dynamic_cast<const json::parse_error*>(&e);
+  if (!parse) {
+    // Not a syntax error: a number the parser cannot hold ("number overflow parsing '1e400'"), which
+    // names no position: the line is that of the number's first appearance.
+    auto q = what.find('\'');
+    std::string number = q != std::string::npos ? what.substr(q + 1, what.rfind('\'') - q - 1) : "";
+    std::size_t at = number.empty() ? std::string::npos : text.find(number);
+    if (at != std::string::npos)
+      p.line = 1 + static_cast<std::size_t>(std::count(text.begin(), text.begin() + static_cast<long>(at), '\n'));
+    p.why = number.empty() ? "a value out of range" : "number " + number + " is out of range of a double";
+    return p;
+  }
+  std::size_t end = std::min<std::size_t>(parse->byte > 0 ? parse->byte - 1 : 0, text.size());
   p.line = 1 + static_cast<std::size_t>(std::count(text.begin(), text.begin() + static_cast<long>(end), '\n'));
   // nlohmann: "[json.exception.parse_error.101] parse error at line L, column C: syntax error while
   // parsing X - WHY; expected Y": keep WHY (and what was expected), without the internal prefix.
-  std::string what = e.what();
   auto dash = what.find(" - ");
   p.why = dash != std::string::npos ? what.substr(dash + 3) : what.substr(what.rfind(": ") + 2);
   std::replace(p.why.begin(), p.why.end(), ';', ',');
   // An error at the very end (after the last non-blank character) is a file cut short, whatever was being
   // parsed there.
   std::size_t last = text.find_last_not_of(" \t\r\n");
-  if (e.byte > last + 1 || p.why.find("end of input") != std::string::npos) p.why = "cut short: " + p.why;
+  if (parse->byte > last + 1 || p.why.find("end of input") != std::string::npos) p.why = "cut short: " + p.why;
   return p;
 }
 
 RunDirectory RunDirectory::create(const std::string& base, const std::string& exact, const std::string& host,
                                   const json& run) {
+  // Everything is checked before anything is created, so a refused run leaves no directory behind.
+  const std::string where = exact.empty() ? base : exact;
+  if (!valid_utf8(where))
+    throw InputError(fmt::format("{} {}: the path is not valid UTF-8 (run.json records it as text); choose a name in UTF-8",
+                                 exact.empty() ? "experiment.output" : "--out", describe_path(where)));
+  std::string run_text;
+  try {
+    run_text = run.dump(2) + "\n";
+  } catch (const json::type_error&) {
+    throw InputError("run: the command line or config holds text that is not valid UTF-8 (run.json records it); "
+                     "use UTF-8 file names and values");
+  }
+  if (!exact.empty()) refuse_recorded_run(exact);
   RunDirectory d;
+  // run.json passes its own reader's check before it is written (what `run` accepts, its readers accept
+  // afterwards): a safety net behind the option checks, so no run leaves a directory it cannot read back.
+  try {
+    d.config_ = detail::check_run_json(run, "run.json (to be written)");
+  } catch (const InputError& e) {
+    throw InputError(std::string("run: refused before anything is written, as its run.json would not read back: ") + e.what());
+  }
   std::error_code ec;
   if (exact.empty()) {
     // <timestamp>-<host>, or -2, -3, ... when another run took that name in the same second: mkdir of the
@@ -112,12 +151,11 @@ RunDirectory RunDirectory::create(const std::string& base, const std::string& ex
     fs::create_directories(d.path_, ec);
   }
   if (ec) throw InputError(d.path_ + ": cannot create the results directory (" + ec.message() + "); choose another with --out");
-  if (fs::exists(fs::path(d.path_) / "trials.jsonl"))
-    throw InputError(d.path_ + ": already holds a run; continue it with --resume " + d.path_ + " or choose another --out");
   d.run_ = run;
-  if (run.contains("config")) d.config_ = config_from_json(run["config"], (fs::path(d.path_) / "run.json").string());
-  write_atomically((fs::path(d.path_) / "run.json").string(), run.dump(2) + "\n");
-  write_all_fsync((fs::path(d.path_) / "trials.jsonl").string(), "", O_WRONLY | O_CREAT | O_TRUNC);
+  const std::string fix = "free space on that file system or make the directory writable, then start the run again "
+                          "with another --out";
+  write_file_atomically((fs::path(d.path_) / "run.json").string(), run_text, fix);
+  write_file_atomically((fs::path(d.path_) / "trials.jsonl").string(), "", fix);
   return d;
 }
 
@@ -129,18 +167,14 @@ RunDirectory RunDirectory::open(const std::string& dir) {
     throw InputError(dir + ": not a placebench run directory (no run.json); give a directory written by `placebench run`");
   const std::string lost = "the run's context is lost: restore run.json, or start a new run";
   std::string text = read_file(run_path, "missing; " + lost, lost);
-  try {
-    d.run_ = json::parse(text);
-  } catch (const json::parse_error& e) {
-    JsonSyntaxProblem p = json_syntax_problem(text, e);
-    throw InputError(fmt::format("{}:{}: not valid JSON ({}); {}", run_path, p.line, p.why, lost));
-  }
+  d.run_ = parse_results_json(text, run_path, lost);
   d.config_ = detail::check_run_json(d.run_, run_path);
   return d;
 }
 
 void RunDirectory::append_trial(const json& trial) {
-  write_all_fsync((fs::path(path_) / "trials.jsonl").string(), trial.dump() + "\n", O_WRONLY | O_CREAT | O_APPEND);
+  append_durably((fs::path(path_) / "trials.jsonl").string(), trial.dump() + "\n",
+                 fmt::format("free space on that file system, then continue with `placebench run --resume {}`", path_));
 }
 
 std::vector<TrialRecord> RunDirectory::read_trial_records(std::vector<std::string>& warnings, bool repair) const {
@@ -151,13 +185,16 @@ std::vector<TrialRecord> RunDirectory::read_trial_records(std::vector<std::strin
   std::vector<TrialRecord> trials;
   detail::TrialSlots seen;
   std::size_t pos = 0, good_end = 0, line_no = 0;
+  bool unterminated = false;  // the last line is a whole trial without its final newline
   while (pos < text.size()) {
     std::size_t nl = text.find('\n', pos);
     ++line_no;
     std::string line = text.substr(pos, nl == std::string::npos ? std::string::npos : nl - pos);
     auto j = json::parse(line, nullptr, false);
     bool last = nl == std::string::npos || nl + 1 >= text.size();
-    if (j.is_discarded() || nl == std::string::npos) {
+    // Only a line that does not parse is a write cut short: a whole trial that lacks its newline (a crash
+    // between the line and its newline) is kept, and checked as any other.
+    if (j.is_discarded()) {
       if (!last)
         throw InputError(fmt::format("{}:{}: not a JSON trial line (only the last line may be cut short); "
                                      "remove that line by hand to read the rest", path, line_no));
@@ -166,10 +203,14 @@ std::vector<TrialRecord> RunDirectory::read_trial_records(std::vector<std::strin
       break;
     }
     trials.push_back(detail::check_trial_line(std::move(j), config_, fmt::format("{}:{}", path, line_no), line_no, seen));
-    pos = nl + 1;
+    unterminated = nl == std::string::npos;
+    pos = unterminated ? text.size() : nl + 1;
     good_end = pos;
   }
   if (repair && good_end < text.size()) fs::resize_file(path, good_end);
+  // Appends continue on a line of their own.
+  if (repair && unterminated)
+    append_durably(path, "\n", fmt::format("free space on that file system, then resume again with --resume {}", path_));
   return trials;
 }
 
@@ -188,7 +229,16 @@ void RunDirectory::write_summary(const RunSummary& summary_data) const {
   const json summary = summary_to_json(summary_data);
   std::string path = (fs::path(path_) / "summary.json").string();
   if (fs::is_directory(path)) throw InputError(path + ": a directory, not a file; move it away so the summary can be written");
-  write_atomically(path, summary.dump(2) + "\n");
+  // What is written reads back (summary.json's one reader): a summary its readers would refuse is a bug
+  // here, never a file that makes the run directory unreadable.
+  try {
+    detail::check_summary_json(summary, path, "");
+  } catch (const InputError& e) {
+    throw std::logic_error(std::string("summary.json not written, as it would not read back (a placebench bug): ") + e.what());
+  }
+  write_file_atomically(path, summary.dump(2) + "\n",
+                        fmt::format("free space on that file system or make {} writable, then rebuild the summary with "
+                                    "`placebench compare {} --write-summary`", path_, path_));
 }
 
 bool RunDirectory::has_summary() const { return fs::exists(fs::path(path_) / "summary.json"); }
@@ -197,14 +247,7 @@ RunSummary RunDirectory::read_summary() const {
   std::string path = (fs::path(path_) / "summary.json").string();
   const std::string fix = fmt::format("rebuild it from trials.jsonl with `placebench compare {} --write-summary`", path_);
   std::string text = read_file(path, "missing; " + fix, fix);
-  json s;
-  try {
-    s = json::parse(text);
-  } catch (const json::parse_error& e) {
-    JsonSyntaxProblem p = json_syntax_problem(text, e);
-    throw InputError(fmt::format("{}:{}: not valid JSON ({}); {}", path, p.line, p.why, fix));
-  }
-  return summary_from_json(s, path, fix);
+  return summary_from_json(parse_results_json(text, path, fix), path, fix);
 }
 
 }  // namespace placebench::harness

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "placebench/harness/errors.h"
 #include "placebench/harness/runner/analysis.h"
 #include "placebench/harness/runner/config.h"
 #include "placebench/harness/runner/trial.h"
@@ -21,9 +22,17 @@ namespace placebench::harness {
 
 inline constexpr int kResultsSchemaVersion = 2;
 
+// A results file of a schema version this placebench does not read; `newer` when a later placebench wrote
+// it (what it holds cannot be rebuilt here, so nothing replaces it).
+struct SchemaVersionError : InputError {
+  SchemaVersionError(const std::string& message, bool newer_version) : InputError(message), newer(newer_version) {}
+  bool newer;
+};
+
 class RunDirectory {
  public:
-  // Creates <base>/<YYYYmmdd-HHMMSS>-<host>/ (or `exact` when given) and writes run.json.
+  // Creates <base>/<YYYYmmdd-HHMMSS>-<host>/ (or `exact` when given) and writes run.json. Refuses, before
+  // creating anything, a path that is not UTF-8 and an `exact` directory that already holds a run.
   static RunDirectory create(const std::string& base, const std::string& exact, const std::string& host,
                              const nlohmann::json& run);
   // Opens an existing run directory; throws InputError when run.json is missing, unreadable, of another
@@ -32,15 +41,16 @@ class RunDirectory {
 
   const std::string& path() const { return path_; }
   const nlohmann::json& run() const { return run_; }
-  // The config copy of run.json, checked: set by open, and by create when `run` holds one.
+  // The config copy of run.json, checked (by open, and by create before anything is written).
   const std::optional<ExperimentConfig>& config() const { return config_; }
 
   void append_trial(const nlohmann::json& trial);
   // trials.jsonl through its one reader: every complete line, each checked and read into a TrialRecord: an
   // object with class, arm and round (of the run's config when known; each slot once), step_ns (numbers
-  // >= 0), a summary holding the class's statistic, and flags, position and placement when present. A
-  // truncated last line (a crash mid-write) is ignored with a warning in `warnings`; with `repair`, it is
-  // also cut from the file so appends continue cleanly. trials.jsonl missing, unreadable or not a file,
+  // > 0 and at most config_limits::kMaxStepNs), a summary holding the class's statistic, and flags, position
+  // and placement when present. A last line that does not parse (a crash mid-write) is ignored with a warning
+  // in `warnings`; with `repair`, it is also cut from the file so appends continue cleanly. A last line that
+  // is a whole trial without its newline is kept (with `repair`, the newline is added). trials.jsonl missing, unreadable or not a file,
   // and any other damaged line, throw InputError naming the file and line.
   std::vector<TrialRecord> read_trial_records(std::vector<std::string>& warnings, bool repair = false) const;
   // The same lines as JSON (each record's `line`), for readers not yet on TrialRecord (analyze_run).
@@ -62,11 +72,12 @@ class RunDirectory {
 TrialRecord trial_record_from_json(nlohmann::json line, const std::optional<ExperimentConfig>& config = std::nullopt,
                                    const std::string& place = "trial");
 
-// Where and why a text is not JSON, for messages "FILE:LINE: not valid JSON (WHY)".
+// Where and why a text is not JSON, for messages "FILE:LINE: not valid JSON (WHY)": a syntax error, a text
+// cut short, or a number out of range (1e400).
 struct JsonSyntaxProblem {
   std::size_t line = 1;
   std::string why;
 };
-JsonSyntaxProblem json_syntax_problem(const std::string& text, const nlohmann::json::parse_error& e);
+JsonSyntaxProblem json_syntax_problem(const std::string& text, const nlohmann::json::exception& e);
 
 }  // namespace placebench::harness
