@@ -7,6 +7,7 @@ import subprocess
 import sys
 import tempfile
 import unittest
+from typing import Any
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
@@ -17,18 +18,18 @@ H100 = os.path.join(ROOT, "configs", "references", "h100.yaml")
 H200 = os.path.join(ROOT, "configs", "references", "h200.yaml")
 
 
-def read_json(path):
+def read_json(path: str) -> Any:
     with open(path, encoding="utf-8") as f:
         return json.load(f)
 
 
-def write_json(path, doc):
+def write_json(path: str, doc: Any) -> None:
     with open(path, "w", encoding="utf-8") as f:
         json.dump(doc, f)
 
 
 class Summary(unittest.TestCase):
-    def test_figures_and_ratio(self):
+    def test_figures_and_ratio(self) -> None:
         s = gpu_node_summary.summarise(FIXTURE, None)
         self.assertEqual(s["kind"], "gpu-node-check")
         gpu = s["gpus"]["0"]
@@ -40,13 +41,13 @@ class Summary(unittest.TestCase):
         self.assertEqual(s["gang"], "complete")
         self.assertEqual(s["failed_steps"], [])
 
-    def test_h100_reference_passes(self):
+    def test_h100_reference_passes(self) -> None:
         s = gpu_node_summary.summarise(FIXTURE, H100)
         self.assertEqual(len(s["checks"]), 3)
         self.assertTrue(all(c["pass"] for c in s["checks"]), s["checks"])
         self.assertEqual(s["verdict"], "pass")
 
-    def test_below_tolerance_fails(self):
+    def test_below_tolerance_fails(self) -> None:
         with tempfile.TemporaryDirectory() as d:
             for f in os.listdir(FIXTURE):
                 shutil.copy(os.path.join(FIXTURE, f), d)
@@ -61,12 +62,12 @@ class Summary(unittest.TestCase):
             self.assertEqual(failed, ["nccl_allreduce_busbw_gbps"])
             self.assertEqual(s["verdict"], "fail")
 
-    def test_missing_figures_are_incomplete(self):
+    def test_missing_figures_are_incomplete(self) -> None:
         with tempfile.TemporaryDirectory() as d:
             s = gpu_node_summary.summarise(d, H100)
             self.assertEqual(s["verdict"], "incomplete")
 
-    def test_failed_step_fails(self):
+    def test_failed_step_fails(self) -> None:
         with tempfile.TemporaryDirectory() as d:
             with open(os.path.join(d, "steps.jsonl"), "w") as f:
                 f.write('{"step": "gang", "status": "failed (exit 124, timed out)", "seconds": 60, "detail": ""}\n')
@@ -76,7 +77,7 @@ class Summary(unittest.TestCase):
 
 
 class DryRun(unittest.TestCase):
-    def test_dry_run_lists_every_step_with_a_timeout(self):
+    def test_dry_run_lists_every_step_with_a_timeout(self) -> None:
         with tempfile.TemporaryDirectory() as d:
             out = os.path.join(d, "check")
             p = subprocess.run([os.path.join(ROOT, "scripts", "gpu-node-check.sh"), "--dry-run", "--out", out,
@@ -89,7 +90,7 @@ class DryRun(unittest.TestCase):
             self.assertEqual(s["kind"], "gpu-node-check")
             self.assertTrue(any(st["step"] == "gang" and st["status"] == "skipped" for st in s["steps"]))
 
-    def test_bad_option_is_exit_2(self):
+    def test_bad_option_is_exit_2(self) -> None:
         p = subprocess.run([os.path.join(ROOT, "scripts", "gpu-node-check.sh"), "--bogus"], capture_output=True, text=True,
                            timeout=30)
         self.assertEqual(p.returncode, 2)
