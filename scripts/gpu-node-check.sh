@@ -108,7 +108,7 @@ step() {  # name seconds output-file command...: runs it under `timeout`, never 
 }
 
 PB="$BUILD/placebench"
-if [ ! -x "$PB" ] || [ "$DRY" = 1 ]; then
+if [ ! -x "$PB" ] || [ ! -x "$BUILD/placebench-h2d-reference" ] || [ "$DRY" = 1 ]; then
   step configure 120 "" cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DPLACEBENCH_ENABLE_CUDA=ON \
     -DPLACEBENCH_ENABLE_NCCL=ON -DPLACEBENCH_ENABLE_DEVICE_TESTING=ON -DCMAKE_CUDA_COMPILER="$CUDA_HOME/bin/nvcc"
   step build 240 "" cmake --build "$BUILD" -j "$(nproc)"
