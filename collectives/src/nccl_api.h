@@ -12,6 +12,7 @@ namespace placebench::collectives::detail {
 struct NcclApi {
 #define PB_NCCL_FN(name) decltype(&::name) name = nullptr;
   PB_NCCL_FN(ncclGetErrorString)
+  PB_NCCL_FN(ncclGetLastError)
   PB_NCCL_FN(ncclGetUniqueId)
   PB_NCCL_FN(ncclCommInitRankConfig)
   PB_NCCL_FN(ncclCommGetAsyncError)

@@ -85,6 +85,7 @@ NcclApi resolve() {
   };
 #define PB_NCCL_SYM(name) sym(api.name, #name);
   PB_NCCL_SYM(ncclGetErrorString)
+  PB_NCCL_SYM(ncclGetLastError)
   PB_NCCL_SYM(ncclGetUniqueId)
   PB_NCCL_SYM(ncclCommInitRankConfig)
   PB_NCCL_SYM(ncclCommGetAsyncError)
@@ -116,7 +117,9 @@ const NcclApi& nccl_api() {
 void nccl_check(ncclResult_t rc, const char* what, const char* file, int line, bool allow_in_progress) {
   if (rc == ncclSuccess || (allow_in_progress && rc == ncclInProgress)) return;
   const char* msg = nccl_api().ncclGetErrorString ? nccl_api().ncclGetErrorString(rc) : "unknown";
-  throw std::runtime_error(std::string(what) + " failed: " + msg + " (" + file + ":" + std::to_string(line) + ")");
+  const char* last = nccl_api().ncclGetLastError ? nccl_api().ncclGetLastError(nullptr) : nullptr;  // NCCL's detail
+  throw std::runtime_error(std::string(what) + " failed: " + msg + (last && *last ? std::string(": ") + last : "") + " (" +
+                           file + ":" + std::to_string(line) + ")");
 }
 
 }  // namespace placebench::collectives::detail

@@ -1,5 +1,8 @@
-// The NCCL backend of the benchmark: device buffers on the rank's GPU, one CUDA stream, a blocking
-// communicator bootstrapped over MPI (rank 0's ncclGetUniqueId broadcast with MPI_Bcast).
+// The NCCL backend of the benchmark: device buffers on the rank's GPU, one CUDA stream, a non-blocking
+// communicator bootstrapped over MPI (rank 0's ncclGetUniqueId broadcast with MPI_Bcast). Nothing waits
+// without a deadline (comm_wait.h): initialisation, every call's enqueue and every wait poll the
+// communicator's asynchronous error and the stream until kNcclTimeoutS, then ncclCommAbort and fail.
+// Copies between host and device run on the runner's own stream, never the legacy default stream.
 #include <cstring>
 #include <stdexcept>
 #include <string>
@@ -10,7 +13,7 @@
 #include <mpi.h>
 
 #include "mpi_call.h"
-#include "nccl_api.h"
+#include "nccl_comm.h"
 #include "placebench/kernels/device_buffer.h"
 #endif
 
@@ -19,46 +22,56 @@ namespace placebench::collectives::detail {
 #if PLACEBENCH_HAVE_NCCL && PLACEBENCH_HAVE_MPI
 namespace {
 
-void cuda_check(cudaError_t rc, const char* what) {
-  if (rc != cudaSuccess) throw std::runtime_error(std::string(what) + " failed: " + cudaGetErrorString(rc));
-}
+// Longest wait for one step (initialisation, a call's enqueue, a wait): generous, it only ends a hang.
+constexpr double kNcclTimeoutS = 300;
 
 class NcclRunner final : public Runner {
  public:
   NcclRunner(MpiSession& session, int gpu, std::size_t bytes)
-      : stream_(gpu), send_(bytes, gpu), recv_(bytes, gpu) {
+      : gpu_(gpu), stream_(gpu), send_(bytes, gpu), recv_(bytes, gpu), comm_handle_(&comm_, stream_.native_handle()) {
     const NcclApi& nccl = nccl_api();
     ncclUniqueId id;
     std::memset(&id, 0, sizeof id);
     if (session.rank() == 0) PB_NCCL_CALL(nccl.ncclGetUniqueId(&id));
     PB_MPI_CALL(MPI_Bcast(&id, sizeof id, MPI_BYTE, 0, MPI_COMM_WORLD));
-    cuda_check(cudaSetDevice(gpu), "cudaSetDevice");
-    ncclConfig_t config = NCCL_CONFIG_INITIALIZER;
-    PB_NCCL_CALL(nccl.ncclCommInitRankConfig(&comm_, session.size(), id, session.rank(), &config));
+    ScopedDevice on(gpu_);
+    ncclConfig_t config = nonblocking_config();
+    PB_NCCL_CALL_ASYNC(nccl.ncclCommInitRankConfig(&comm_, session.size(), id, session.rank(), &config));
+    wait_comm_ready(comm_handle_, kNcclTimeoutS, clock_, "ncclCommInitRankConfig");
   }
   ~NcclRunner() override {
-    if (comm_) nccl_api().ncclCommDestroy(comm_);
+    if (comm_) release_comm(comm_handle_, kNcclTimeoutS, clock_);
   }
   Backend backend() const override { return Backend::kNccl; }
   void* send_buffer() override { return send_.data(); }
   void* recv_buffer() override { return recv_.data(); }
   void upload(void* dst, const void* host, std::size_t bytes) override {
-    cuda_check(cudaMemcpy(dst, host, bytes, cudaMemcpyHostToDevice), "cudaMemcpy (to device)");
+    ScopedDevice on(gpu_);
+    cuda_check(cudaMemcpyAsync(dst, host, bytes, cudaMemcpyHostToDevice, stream_.native_handle()), "cudaMemcpyAsync (to device)");
+    wait_stream_done(comm_handle_, kNcclTimeoutS, clock_, "copy to the device");
   }
   void download(void* host, const void* src, std::size_t bytes) override {
-    cuda_check(cudaMemcpy(host, src, bytes, cudaMemcpyDeviceToHost), "cudaMemcpy (to host)");
+    ScopedDevice on(gpu_);
+    cuda_check(cudaMemcpyAsync(host, src, bytes, cudaMemcpyDeviceToHost, stream_.native_handle()), "cudaMemcpyAsync (to host)");
+    wait_stream_done(comm_handle_, kNcclTimeoutS, clock_, "copy to the host");
   }
   void run(const CollectiveOp& op, OpCall call) override {
+    if (!comm_) throw std::logic_error("NcclRunner::run after the communicator was aborted");
     call.comm = comm_;
     call.stream = stream_.native_handle();
     op.run_nccl(call);
+    // Non-blocking communicator: the call may return ncclInProgress; no NCCL call until it is enqueued.
+    wait_comm_ready(comm_handle_, kNcclTimeoutS, clock_, std::string(collective_name(op.id())) + " (enqueue)");
   }
-  void wait() override { stream_.synchronize(); }
+  void wait() override { wait_stream_done(comm_handle_, kNcclTimeoutS, clock_, "NCCL collective"); }
 
  private:
+  int gpu_;
   kernels::Stream stream_;
   kernels::DeviceBuffer send_, recv_;
   ncclComm_t comm_ = nullptr;
+  NcclComm comm_handle_;
+  PollClock clock_ = PollClock::steady();
 };
 
 }  // namespace

@@ -47,6 +47,19 @@ TEST(Collectives, LayoutsRoundLikeNcclTests) {
   EXPECT_EQ(tiny.count, 1u);  // at least one element
 }
 
+// Issue 16 defect 3: out of place NCCL writes recvbuff[0, recvcount) on every rank; only in place is
+// the result at block r.
+TEST(Collectives, NcclReduceScatterOutOfPlaceChecksTheStartOfRecvbuff) {
+  for (int rank : {0, 1, 3}) {
+    OpContext ctx{4, rank, 0, DataType::kFloat32, ReduceOp::kSum, Backend::kNccl, false};
+    auto out = detail::collective_op(Collective::kReduceScatter).layout(1000, ctx);
+    EXPECT_EQ(out.out_offset, 0u) << "rank " << rank;
+    ctx.in_place = true;
+    auto in = detail::collective_op(Collective::kReduceScatter).layout(1000, ctx);
+    EXPECT_EQ(in.out_offset, 62u * static_cast<unsigned>(rank)) << "rank " << rank;
+  }
+}
+
 TEST(Collectives, ElementConversionsAreExactForTheInputs) {
   unsigned char buf[8];
   for (DataType t : all_types())

@@ -47,3 +47,29 @@ TEST(Staging, ImpossibleCombinationsAreInputErrors) {
   cfg.sizes.clear();
   EXPECT_THROW(run_staging(inv, cfg), InputError);
 }
+
+// Issue 16 defect 9: a hostalloc arm copies from cudaHostAlloc memory, so it does not also place (and
+// record) a NumaBuffer of the largest size; every other kind copies from the placed buffer itself.
+TEST(Staging, HostallocPlacesOnePageNotTheLargestSize) {
+  constexpr std::size_t kBig = std::size_t{256} << 20;
+  EXPECT_EQ(staging_placed_bytes(HostMemory::kHostAlloc, true, kBig), 4096u);
+  EXPECT_EQ(staging_placed_bytes(HostMemory::kHostAlloc, true, 512), 512u);
+  for (HostMemory m : {HostMemory::kPinned, HostMemory::kPageable, HostMemory::kRegistered})
+    EXPECT_EQ(staging_placed_bytes(m, true, kBig), kBig) << host_memory_name(m);
+  EXPECT_EQ(staging_placed_bytes(HostMemory::kPinned, false, kBig), kBig);
+}
+
+// Defect 8: host-backend rows carry no CUDA context node (only cuda rows do, one fresh context per arm).
+TEST(Staging, HostRowsHaveNoCudaContextNode) {
+  StagingConfig cfg;
+  cfg.backend = "host";
+  cfg.sizes = {4096};
+  cfg.samples = 1;
+  cfg.copies_per_sample = 1;
+  cfg.placement.arms = {Arm::kUnpinned};
+  Inventory inv = build_inventory(Topology::load_live());
+  StagingResult r = run_staging(inv, cfg);
+  ASSERT_FALSE(r.rows.empty());
+  EXPECT_FALSE(r.rows[0].cuda_context_node.has_value());
+  EXPECT_FALSE(staging_to_json(r)["rows"][0].contains("cuda_context_node"));
+}

@@ -2,8 +2,11 @@
 // sends a fresh ncclUniqueId to every rank (point-to-point, so a missing rank cannot hold up the others'
 // receipt), each rank starts a non-blocking ncclCommInitRankConfig (config.blocking = 0) and polls
 // ncclCommGetAsyncError; an attempt given up is ncclCommAbort'ed, which returns without waiting for the
-// peers. Steps are ncclAllReduce on the stream, polled with cudaStreamQuery. Needs a GPU to run.
+// peers. Steps are ncclAllReduce on the stream, polled with cudaStreamQuery. Release finalises, polls
+// until quiescent within the deadline and destroys, or aborts (comm_wait.h). Every attempt's unique id
+// stays alive until the transport ends: a freed MPI_Isend may still read it. Needs a GPU to run.
 #include <cstring>
+#include <deque>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -14,7 +17,7 @@
 #include <mpi.h>
 
 #include "../mpi_call.h"
-#include "../nccl_api.h"
+#include "../nccl_comm.h"
 #include "placebench/kernels/device_buffer.h"
 #endif
 
@@ -24,10 +27,6 @@ namespace placebench::collectives::detail {
 namespace {
 
 constexpr int kIdTag = 31100;  // + attempt
-
-void cuda_check(cudaError_t rc, const char* what) {
-  if (rc != cudaSuccess) throw std::runtime_error(std::string(what) + " failed: " + cudaGetErrorString(rc));
-}
 
 class NcclGangTransport final : public GangTransport {
  public:
@@ -44,9 +43,8 @@ class NcclGangTransport final : public GangTransport {
   void release() override {
     if (comm_) {
       // Finalize is collective; a failed attempt was aborted already (comm_ is null then).
-      nccl_.ncclCommFinalize(comm_);
-      nccl_.ncclCommDestroy(comm_);
-      comm_ = nullptr;
+      NcclComm handle(&comm_, stream_ ? stream_->native_handle() : nullptr);
+      release_comm(handle, cfg_.deadline_s, PollClock::steady());
     }
     stream_.reset();
     buffers_.clear();
@@ -57,10 +55,11 @@ class NcclGangTransport final : public GangTransport {
     id_received_ = false;
     if (session_.rank() == reporter_) {
       PB_NCCL_CALL(nccl_.ncclGetUniqueId(&id_));
+      const ncclUniqueId& sent = sent_ids_.emplace_back(id_);  // stable: a deque never moves its elements
       for (int r = 0; r < session_.size(); ++r) {
         if (r == reporter_) continue;
         MPI_Request req;
-        PB_MPI_CALL(MPI_Isend(&id_, sizeof id_, MPI_BYTE, r, kIdTag + attempt, MPI_COMM_WORLD, &req));
+        PB_MPI_CALL(MPI_Isend(&sent, sizeof sent, MPI_BYTE, r, kIdTag + attempt, MPI_COMM_WORLD, &req));
         MPI_Request_free(&req);  // eager and small; completion is not needed
       }
       start_init();
@@ -107,8 +106,7 @@ class NcclGangTransport final : public GangTransport {
  private:
   void start_init() {
     cuda_check(cudaSetDevice(cfg_.gpu), "cudaSetDevice");
-    ncclConfig_t config = NCCL_CONFIG_INITIALIZER;
-    config.blocking = 0;
+    ncclConfig_t config = nonblocking_config();
     PB_NCCL_CALL_ASYNC(nccl_.ncclCommInitRankConfig(&comm_, session_.size(), id_, session_.rank(), &config));
   }
 
@@ -118,6 +116,7 @@ class NcclGangTransport final : public GangTransport {
   int reporter_;
   int attempt_ = 0;
   ncclUniqueId id_{};
+  std::deque<ncclUniqueId> sent_ids_;  // the reporter's, one per attempt, read by freed MPI_Isends
   bool id_received_ = false;
   MPI_Request id_req_ = MPI_REQUEST_NULL;
   ncclComm_t comm_ = nullptr;

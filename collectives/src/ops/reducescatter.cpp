@@ -2,7 +2,7 @@
 // size = a rank's input (n x recv_count elements); algbw = size / time; busbw = algbw x (n-1)/n: each
 // rank sends the (n-1) blocks that others own (nccl-tests doc/PERFORMANCE.md, "ReduceScatter").
 // In place: the input fills the buffer; MPI_Reduce_scatter_block leaves the result at its start, NCCL
-// at block r.
+// at block r. Out of place both write recvbuff[0, recv_count), so the checked window starts at 0.
 #include "op_common.h"
 
 namespace placebench::collectives::detail {
@@ -15,7 +15,7 @@ class ReduceScatter final : public CollectiveOp {
   OpLayout layout(std::size_t bytes, const OpContext& ctx) const override {
     std::size_t per_rank = at_least_one(bytes / type_size(ctx.type) / static_cast<std::size_t>(ctx.nranks));
     std::size_t total = per_rank * static_cast<std::size_t>(ctx.nranks);
-    std::size_t out = ctx.backend == Backend::kNccl ? per_rank * static_cast<std::size_t>(ctx.rank) : 0;
+    std::size_t out = ctx.backend == Backend::kNccl && ctx.in_place ? per_rank * static_cast<std::size_t>(ctx.rank) : 0;
     return {total, total, per_rank, 0, out};
   }
   double expected(const OpContext& ctx, const OpLayout& l, std::size_t i) const override {

@@ -26,23 +26,47 @@ std::optional<DeviceSelector> device_of(const Inventory& inv, const DeviceSelect
     return d;
   }
   int first = requested.gpu.value_or(0);
-  int gpu = first + local_rank * gpus_per_rank;
+  int gpu = per_task_devices(inv, first, gpus_per_rank) ? first : first + local_rank * gpus_per_rank;
   int needed = gpu + gpus_per_rank;
   if (needed > static_cast<int>(inv.gpus.size()) && !strict) return std::nullopt;
   if (needed > static_cast<int>(inv.gpus.size()))
-    throw InputError(fmt::format("--gpu {}: local rank {} needs GPUs {}-{} but this node has {} GPU(s); run fewer ranks per "
-                                 "node (mpirun --npernode), lower --gpus-per-rank, or use --device-numa for host devices",
-                                 first, local_rank, gpu, needed - 1, inv.gpus.size()));
+    throw InputError(fmt::format("--gpu {}: local rank {} needs GPUs {}-{} but this process sees {} GPU(s){}; run fewer ranks "
+                                 "per node (mpirun --npernode), lower --gpus-per-rank, or use --device-numa for host devices",
+                                 first, local_rank, gpu, needed - 1, inv.gpus.size(),
+                                 inv.hidden_gpus.empty() ? "" : fmt::format(" ({} more hidden by CUDA_VISIBLE_DEVICES or the "
+                                                                            "scheduler)", inv.hidden_gpus.size())));
   d.gpu = gpu;
   return d;
 }
 
+const GpuInfo* visible_gpu(const Inventory& inv, int cuda_index) {
+  for (const GpuInfo& g : inv.gpus)
+    if (g.index == cuda_index) return &g;
+  return nullptr;
+}
+
 }  // namespace
+
+bool per_task_devices(const Inventory& inv, int first_gpu, int gpus_per_rank) {
+  return !inv.hidden_gpus.empty() && static_cast<int>(inv.gpus.size()) == first_gpu + gpus_per_rank;
+}
 
 RankDevice rank_device(const Inventory& inv, const DeviceSelector& requested, const RankIdentity& who, int gpus_per_rank) {
   RankDevice out;
   out.device = *device_of(inv, requested, who.local_rank, gpus_per_rank, true);
   out.numa_node = device_numa_node(inv, out.device);
+  if (out.device.gpu) {
+    const GpuInfo* g = visible_gpu(inv, *out.device.gpu);
+    out.pci_index = g ? g->pci_index : -1;
+    out.pci_bus_id = g ? g->pci_bus_id : "";
+  }
+  if (out.device.gpu && per_task_devices(inv, requested.gpu.value_or(0), gpus_per_rank)) {
+    // The other local ranks' GPUs are hidden from this process, so their NUMA nodes are unknown: every
+    // local rank gets its own worker slot, which keeps their CPU sets disjoint wherever they land.
+    out.worker = who.local_rank;
+    out.workers = who.local_size;
+    return out;
+  }
   out.workers = 0;
   for (int l = 0; l < who.local_size; ++l) {
     std::optional<DeviceSelector> other = device_of(inv, requested, l, gpus_per_rank, false);
@@ -74,6 +98,8 @@ RankPlacement place_rank(const Inventory& inv, const PlanRequest& request, Arm a
 nlohmann::json rank_to_json(const RankIdentity& who, const RankPlacement& p) {
   nlohmann::json device = p.device.device.gpu ? nlohmann::json{{"gpu", *p.device.device.gpu}}
                                               : nlohmann::json{{"device_numa", *p.device.device.device_numa}};
+  if (p.device.pci_index >= 0) device["pci_index"] = p.device.pci_index;  // hwloc's index beside CUDA's
+  if (!p.device.pci_bus_id.empty()) device["pci_bus_id"] = p.device.pci_bus_id;
   device["numa_node"] = p.device.numa_node;
   return {{"rank", who.rank}, {"host", who.host}, {"local_rank", who.local_rank}, {"device", device},
           {"placement", placement_to_json(p.placed.record)}};

@@ -65,7 +65,11 @@ int device_numa_node(const Inventory& inv, const DeviceSelector& device) {
                                    node_list(inv)));
     auto it = std::find_if(inv.gpus.begin(), inv.gpus.end(), [&](const GpuInfo& g) { return g.index == index; });
     if (it == inv.gpus.end())
-      throw InputError(fmt::format("--gpu {}: {} has GPUs 0-{}", index, inv.source, inv.gpus.size() - 1));
+      throw InputError(fmt::format("--gpu {}: {} has GPUs 0-{}{}; give one of those CUDA indices", index, inv.source,
+                                   inv.gpus.size() - 1,
+                                   inv.hidden_gpus.empty() ? "" : fmt::format(" visible to CUDA ({} hidden by "
+                                                                              "CUDA_VISIBLE_DEVICES or the scheduler)",
+                                                                              inv.hidden_gpus.size())));
     if (it->numa_node < 0)
       throw InputError(fmt::format("--gpu {}: its NUMA node is unknown in {}; give the node with --device-numa N",
                                    index, inv.source));

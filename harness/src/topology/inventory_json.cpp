@@ -20,14 +20,22 @@ nlohmann::json inventory_to_json(const Inventory& inv) {
   j["cores"] = inv.cores;
   j["pus"] = inv.pus;
   j["gpus"] = json::array();
-  for (const auto& g : inv.gpus)
-    j["gpus"].push_back({{"index", g.index},
-                         {"name", g.name},
-                         {"pci_bus_id", g.pci_bus_id},
-                         {"numa_node", g.numa_node < 0 ? json(nullptr) : json(g.numa_node)},
-                         {"local_cpus", g.local_cpus},
-                         {"os_devices", g.os_devices},
-                         {"notes", g.notes}});
+  auto gpu_json = [](const GpuInfo& g) {
+    json e{{"index", g.index},
+           {"name", g.name},
+           {"pci_bus_id", g.pci_bus_id},
+           {"numa_node", g.numa_node < 0 ? json(nullptr) : json(g.numa_node)},
+           {"local_cpus", g.local_cpus},
+           {"os_devices", g.os_devices},
+           {"notes", g.notes}};
+    if (g.pci_index >= 0) e["pci_index"] = g.pci_index;  // live nodes: hwloc's index beside CUDA's
+    return e;
+  };
+  for (const auto& g : inv.gpus) j["gpus"].push_back(gpu_json(g));
+  if (!inv.hidden_gpus.empty()) {
+    j["hidden_gpus"] = json::array();
+    for (const auto& g : inv.hidden_gpus) j["hidden_gpus"].push_back(gpu_json(g));
+  }
   j["nics"] = json::array();
   for (const auto& n : inv.nics)
     j["nics"].push_back({{"name", n.name},

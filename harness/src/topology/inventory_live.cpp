@@ -1,10 +1,10 @@
 // Live cross-checks of the inventory against sysfs, the CUDA runtime and the process's own limits.
 #include <unistd.h>
 
-#include <algorithm>
 #include <fstream>
-#include <set>
+#include <cstdlib>
 
+#include "placebench/harness/topology/gpu_mapping.h"
 #include "placebench/harness/topology/inventory.h"
 #include "placebench/hostpipe/cpulist.h"
 #include "placebench/hostpipe/process_limits.h"
@@ -57,31 +57,13 @@ void cross_check_live(Inventory& inv, const kernels::DeviceRuntime& runtime, con
   if (gethostname(host, sizeof host - 1) == 0) inv.host = host;
   for (GpuInfo& gpu : inv.gpus) check_sysfs(gpu, sysfs_root);
 
-  if (runtime.usable()) {
-    std::set<std::string> matched;
-    for (const kernels::CudaDevice& dev : runtime.devices) {
-      auto it = std::find_if(inv.gpus.begin(), inv.gpus.end(),
-                             [&](const GpuInfo& g) { return g.pci_bus_id == dev.pci_bus_id; });
-      if (it == inv.gpus.end()) {
-        inv.notes.push_back("CUDA device " + std::to_string(dev.index) + " (" + dev.name + ", " +
-                            dev.pci_bus_id + ") is not in hwloc's topology");
-        continue;
-      }
-      matched.insert(dev.pci_bus_id);
-      if (it->index != dev.index)
-        it->notes.push_back("CUDA index is " + std::to_string(dev.index) + " (PCI order gave " +
-                            std::to_string(it->index) + ")");
-      it->index = dev.index;
-      it->name = dev.name;
-    }
-    for (const GpuInfo& g : inv.gpus)
-      if (!matched.count(g.pci_bus_id))
-        inv.notes.push_back("GPU at " + g.pci_bus_id + " is in hwloc's topology but not visible to CUDA "
-                            "(CUDA_VISIBLE_DEVICES, or no driver for it)");
-    std::sort(inv.gpus.begin(), inv.gpus.end(), [](const GpuInfo& a, const GpuInfo& b) { return a.index < b.index; });
-  } else if (!inv.gpus.empty()) {
+  const char* visible_env = std::getenv("CUDA_VISIBLE_DEVICES");
+  GpuMapping m = map_visible_gpus(inv.gpus, runtime, visible_env ? std::optional<std::string>(visible_env) : std::nullopt);
+  if (!runtime.usable() && !inv.gpus.empty())
     inv.notes.push_back("CUDA runtime: " + runtime.status + "; GPU indices follow PCI bus order");
-  }
+  inv.gpus = std::move(m.visible);
+  inv.hidden_gpus = std::move(m.hidden);
+  for (std::string& n : m.notes) inv.notes.push_back(std::move(n));
 
   hostpipe::AllowedSets allowed = hostpipe::read_allowed_sets();
   inv.allowed_cpus = hostpipe::format_cpulist(allowed.cpus);

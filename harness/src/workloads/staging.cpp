@@ -69,11 +69,14 @@ struct ArmSetup {
   std::unique_ptr<detail::StagingEndpoints> ends;
 };
 
-ArmSetup set_up_arm(const StagingConfig& cfg, const Backend& backend, const ArmPlan& plan, std::size_t max_bytes) {
-  ArmSetup s{apply_placement(plan, 0, max_bytes), nullptr, nullptr};
-  if (cfg.direction == Direction::kBidir) s.second = std::make_unique<PlacedWorker>(apply_placement(plan, 1, max_bytes));
-  s.ends = backend.name == "cuda" ? detail::make_cuda_endpoints(cfg, backend.gpu, s.placed, s.second.get(), max_bytes)
-                                  : detail::make_host_endpoints(cfg, plan, s.placed, s.second.get(), max_bytes);
+ArmSetup set_up_arm(const StagingConfig& cfg, const Backend& backend, const ArmPlan& plan, std::size_t max_bytes,
+                    bool fresh_context) {
+  bool cuda = backend.name == "cuda";
+  std::size_t placed_bytes = staging_placed_bytes(cfg.memory, cuda, max_bytes);
+  ArmSetup s{apply_placement(plan, 0, placed_bytes), nullptr, nullptr};
+  if (cfg.direction == Direction::kBidir) s.second = std::make_unique<PlacedWorker>(apply_placement(plan, 1, placed_bytes));
+  s.ends = cuda ? detail::make_cuda_endpoints(cfg, backend.gpu, s.placed, s.second.get(), max_bytes, fresh_context)
+                : detail::make_host_endpoints(cfg, plan, s.placed, s.second.get(), max_bytes);
   return s;
 }
 
@@ -96,7 +99,7 @@ void on_arm_thread(Fn fn) {
 std::vector<StagingRow> run_arm(const StagingConfig& cfg, const Backend& backend, const ArmPlan& plan) {
   std::size_t max_bytes = *std::max_element(cfg.sizes.begin(), cfg.sizes.end());
   bool bidir = cfg.direction == Direction::kBidir;
-  ArmSetup setup = set_up_arm(cfg, backend, plan, max_bytes);
+  ArmSetup setup = set_up_arm(cfg, backend, plan, max_bytes, true);  // a CUDA context of this arm's own
   auto& ends = setup.ends;
   const PlacedWorker& placed = setup.placed;
   std::vector<StagingRow> rows;
@@ -109,7 +112,8 @@ std::vector<StagingRow> run_arm(const StagingConfig& cfg, const Backend& backend
                      : std::clamp(static_cast<int>(std::ceil(kTargetSampleSeconds * std::max(1, cfg.warmup_copies) /
                                                              std::max(one, 1e-9))), 1, 10000);
     StagingRow row{arm_name(plan.arm), direction_name(cfg.direction), host_memory_name(cfg.memory), bytes, copies, {}, 0, 0, 0,
-                   placed.record};
+                   placed.record, std::nullopt};
+    if (backend.name == "cuda") row.cuda_context_node = plan.cpu_node;
     for (int s = 0; s < cfg.samples; ++s) row.gbps.push_back(staging_gbps(bytes, copies, ends->batch(bytes, copies), bidir));
     if (auto bad = ends->check(bytes, seed))
       throw std::runtime_error(fmt::format("data check failed: arm {}, {} {}: byte {} differs from what was sent",
@@ -131,6 +135,10 @@ PlanRequest staging_plan_request(const StagingConfig& cfg) {
   PlanRequest req = cfg.placement;
   if (cfg.direction == Direction::kBidir) req.workers = 2;  // one thread per direction, disjoint CPUs
   return req;
+}
+
+std::size_t staging_placed_bytes(HostMemory memory, bool cuda, std::size_t max_bytes) {
+  return memory == HostMemory::kHostAlloc && cuda ? std::min<std::size_t>(max_bytes, 4096) : max_bytes;
 }
 
 void check_staging_memory(std::uint64_t max_bytes, Direction direction, const std::string& where) {
@@ -168,7 +176,7 @@ StagingSteps run_staging_steps(const Inventory&, const StagingConfig& cfg, const
   StagingSteps out{backend.name, {}, {}, false};
   out.step_ns.reserve(static_cast<std::size_t>(steps));
   on_arm_thread([&] {
-    ArmSetup setup = set_up_arm(cfg, backend, plan, bytes);
+    ArmSetup setup = set_up_arm(cfg, backend, plan, bytes, false);  // the pipeline's consumer shares the context
     std::uint64_t seed = bytes * 2654435761u + static_cast<std::uint64_t>(plan.arm);
     setup.ends->prepare(bytes, seed);
     for (int i = 0; i < warmup_steps; ++i) setup.ends->batch(bytes, copies);
@@ -189,7 +197,7 @@ StagingSteps run_staging_steps(const Inventory&, const StagingConfig& cfg, const
 
 nlohmann::json staging_to_json(const StagingResult& result) {
   nlohmann::json rows = nlohmann::json::array();
-  for (const auto& r : result.rows)
+  for (const auto& r : result.rows) {
     rows.push_back({{"arm", r.arm},
                     {"direction", r.direction},
                     {"memory", r.memory},
@@ -201,6 +209,8 @@ nlohmann::json staging_to_json(const StagingResult& result) {
                     {"samples", r.gbps.size()},
                     {"gbps_samples", r.gbps},
                     {"placement", placement_to_json(r.placement)}});
+    if (r.cuda_context_node) rows.back()["cuda_context_node"] = *r.cuda_context_node;
+  }
   return {{"schema_version", 1}, {"kind", "staging"}, {"backend", result.backend},
           {"backend_reason", result.backend_reason}, {"rows", rows}};
 }

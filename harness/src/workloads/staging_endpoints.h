@@ -22,7 +22,10 @@ class StagingEndpoints {
 // Called on the bound worker thread that owns `placed` (worker 0) and, for bidir, `second` (worker 1).
 std::unique_ptr<StagingEndpoints> make_host_endpoints(const StagingConfig& cfg, const ArmPlan& plan, PlacedWorker& placed,
                                                       PlacedWorker* second, std::size_t max_bytes);
+// fresh_context: first replace the process's CUDA context by one created on this (bound) thread, so the
+// driver's internal staging buffers follow the arm, not whichever arm ran first (nothing else may hold
+// CUDA resources then: the staging command's arms, not the pipeline).
 std::unique_ptr<StagingEndpoints> make_cuda_endpoints(const StagingConfig& cfg, int gpu, PlacedWorker& placed,
-                                                      PlacedWorker* second, std::size_t max_bytes);
+                                                      PlacedWorker* second, std::size_t max_bytes, bool fresh_context);
 
 }  // namespace placebench::harness::detail

@@ -4,8 +4,12 @@
 
 namespace placebench::kernels::detail {
 
-// Spins until *release_flag (mapped pinned host memory) becomes non-zero, or max_cycles pass: the
-// deadline means a host that dies before releasing it cannot hang the GPU.
-void launch_hold(volatile int* release_flag, long long max_cycles, cudaStream_t stream);
+// Indices of the two words of mapped pinned host memory the kernel shares with the host.
+inline constexpr int kHoldRelease = 0;   // the host writes non-zero to release the stream
+inline constexpr int kHoldTimedOut = 1;  // the kernel writes 1 when it left by its deadline instead
+
+// Spins until words[kHoldRelease] becomes non-zero, or max_cycles pass: the deadline means a host that
+// dies before releasing it cannot hang the GPU, and words[kHoldTimedOut] tells the host it happened.
+void launch_hold(volatile int* words, long long max_cycles, cudaStream_t stream);
 
 }  // namespace placebench::kernels::detail

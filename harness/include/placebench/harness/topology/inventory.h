@@ -26,6 +26,7 @@ struct NumaNodeInfo {
 
 struct GpuInfo {
   int index = 0;              // CUDA index when known, else NVML index, else PCI bus order
+  int pci_index = -1;         // hwloc's (PCI bus order) index, set on a live node once CUDA's is known
   std::string name;
   std::string pci_bus_id;     // "0000:34:00.0", or "" when hwloc has no PCI parent for it
   int numa_node = -1;         // os_index; -1 when hwloc cannot tell
@@ -50,7 +51,8 @@ struct Inventory {
   std::optional<std::vector<std::vector<std::uint64_t>>> distances;  // [i][j] by numa_nodes order
   unsigned cores = 0;
   unsigned pus = 0;
-  std::vector<GpuInfo> gpus;
+  std::vector<GpuInfo> gpus;         // on a live node: only the GPUs this process's CUDA sees, by CUDA index
+  std::vector<GpuInfo> hidden_gpus;  // in hwloc's topology but hidden from CUDA (CUDA_VISIBLE_DEVICES, ...)
   std::vector<NicInfo> nics;
   std::string allowed_cpus;   // cpulist this process may use (cgroup cpuset); from the XML for files
   std::string allowed_mems;   // NUMA nodes this process may allocate on

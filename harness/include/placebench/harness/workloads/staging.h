@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cstdint>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -39,6 +40,9 @@ struct StagingRow {
   std::vector<double> gbps;      // one value per sample (1 GB/s = 1e9 bytes/s)
   double gbps_median = 0, gbps_p10 = 0, gbps_p90 = 0;
   PlacementRecord placement;
+  // cuda backend: the NUMA node of the bound thread that created the CUDA context this arm measured
+  // with (a fresh one per arm); -1: an unpinned arm. nullopt: host backend.
+  std::optional<int> cuda_context_node;
 };
 
 struct StagingResult {
@@ -69,6 +73,10 @@ struct StagingSteps {
 };
 // Refuses (InputError naming `where`) a largest batch whose buffers -- host and device-side copies, both
 // directions for bidir; host memory on the host backend -- would take more than 80% of MemAvailable.
+// Bytes of the arm's NUMA-placed host buffer: hostalloc on the cuda backend copies from cudaHostAlloc
+// memory instead, so its placed buffer is one page (the thread is still bound), not the largest size.
+std::size_t staging_placed_bytes(HostMemory memory, bool cuda, std::size_t max_bytes);
+
 void check_staging_memory(std::uint64_t max_bytes, Direction direction, const std::string& where);
 
 StagingSteps run_staging_steps(const Inventory& inv, const StagingConfig& config, const ArmPlan& plan, std::uint64_t bytes,
