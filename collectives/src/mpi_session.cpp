@@ -17,6 +17,12 @@ namespace placebench::collectives {
 
 bool mpi_built() { return PLACEBENCH_HAVE_MPI; }
 
+namespace {
+std::atomic<int> g_stall_report_fd{2};
+}
+
+void set_stall_report_fd(int fd) { g_stall_report_fd.store(fd); }
+
 int launcher_rank() {
   for (const char* v : {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", "SLURM_PROCID"})
     if (const char* s = std::getenv(v)) return std::atoi(s);
@@ -35,7 +41,7 @@ std::atomic<bool> g_mpi_running{false};
 // also takes as the job's failure.
 [[noreturn]] void abort_stalled_job(const std::string& message) {
   std::string line = "placebench: error: " + message + "\n";
-  ssize_t ignored = ::write(2, line.data(), line.size());
+  ssize_t ignored = ::write(g_stall_report_fd.load(), line.data(), line.size());
   (void)ignored;
   std::thread([] {
     std::this_thread::sleep_for(std::chrono::seconds(5));

@@ -22,13 +22,13 @@ struct FrozenJob {
   bool stopped = false;
 };
 
-// Starts the job, freezes rank 1 once it wrote its pid (after `settle_s`), waits for the job's end.
-FrozenJob freeze_rank_one(const std::string& name, int ranks, const std::vector<std::string>& args,
-                          std::vector<std::string> env, double settle_s = 0.3) {
+// Starts the job, freezes rank `frozen` once it wrote its pid (after `settle_s`), waits for the job's end.
+FrozenJob freeze_rank(const std::string& name, int ranks, const std::vector<std::string>& args, std::vector<std::string> env,
+                      double settle_s = 0.3, int frozen = 1) {
   std::string pid_file = ::testing::TempDir() + "/pb-stall-" + name + ".pid";
   std::remove(pid_file.c_str());
   env.push_back("PLACEBENCH_TEST_PID_FILE=" + pid_file);
-  env.push_back("PLACEBENCH_TEST_PID_RANK=1");
+  env.push_back("PLACEBENCH_TEST_PID_RANK=" + std::to_string(frozen));
   BackgroundMpiRun job(ranks, args, 120, env);
   pid_t pid = wait_for_pid_file(pid_file, 60, job);
   FrozenJob out;
@@ -66,7 +66,7 @@ void expect_ended_by_the_watchdog(const FrozenJob& job, const std::string& messa
 
 TEST(StallMpi, FrozenRankEndsTheCollectiveJobAfterTheStallTimeout) {
   // A million 8-byte allreduces: far longer than the test waits, so rank 1 is frozen mid-work.
-  FrozenJob job = freeze_rank_one("collective", 2,
+  FrozenJob job = freeze_rank("collective", 2,
                                   {"collective", "--backend", "mpi", "--arm", "unpinned", "--sizes", "8", "--iters", "1000000",
                                    "--warmup", "0", "--mode", "out-of-place", "--no-check", "--stall-timeout", "2s"},
                                   {});
@@ -77,16 +77,25 @@ TEST(StallMpi, FrozenRankEndsTheCollectiveJobAfterTheStallTimeout) {
 TEST(StallMpi, FrozenRankEndsARunWithACollectiveClassAfterTheStallTimeout) {
   std::string out = ::testing::TempDir() + "/pb-stall-run";
   std::filesystem::remove_all(out);
-  FrozenJob job = freeze_rank_one("run", 2, {"run", "--config", config_file("run", 50, 20000), "--out", out},
+  FrozenJob job = freeze_rank("run", 2, {"run", "--config", config_file("run", 50, 20000), "--out", out},
                                   {"PLACEBENCH_STALL_TIMEOUT=2s"});
   expect_ended_by_the_watchdog(job, "did not finish within 2 s; a peer is stalled or frozen");
   EXPECT_NE(job.run.result.err.find("placebench: error: rank 0: "), std::string::npos) << job.run.result.err;
 }
 
+TEST(StallMpi, FrozenRankZeroIsReportedByTheOtherRankWhoseStderrIsOtherwiseQuiet) {
+  std::string out = ::testing::TempDir() + "/pb-stall-run0";
+  std::filesystem::remove_all(out);
+  FrozenJob job = freeze_rank("run0", 2, {"run", "--config", config_file("run0", 50, 20000), "--out", out},
+                              {"PLACEBENCH_STALL_TIMEOUT=2s"}, 0.3, 0);
+  expect_ended_by_the_watchdog(job, "did not finish within 2 s; a peer is stalled or frozen");
+  EXPECT_NE(job.run.result.err.find("placebench: error: rank 1: "), std::string::npos) << job.run.result.err;
+}
+
 TEST(StallMpi, FrozenRankEndsTheGangSetupAfterTheStallTimeout) {
   // Rank 1 stops itself as its gang starts, before the clock sync: rank 0 waits for its ping (an
   // MPI_Recv that once waited for ever), and the deadline of the schedule does not cover that wait.
-  FrozenJob job = freeze_rank_one("gang", 2,
+  FrozenJob job = freeze_rank("gang", 2,
                                   {"gang", "--backend", "mpi", "--arm", "unpinned", "--deadline", "30s", "--stall-timeout", "2s"},
                                   {"PLACEBENCH_TEST_STOP_SELF=1"}, 0.0);
   expect_ended_by_the_watchdog(job, "placebench: error: rank 0: clock sync with rank 0 (MPI_Send, MPI_Recv) did not finish "

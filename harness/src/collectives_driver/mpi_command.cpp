@@ -20,6 +20,7 @@ void quiet_stderr_unless_rank0() {
   if (collectives::launcher_rank() == 0 || g_saved_stderr >= 0) return;
   std::cerr.flush();
   g_saved_stderr = dup(2);
+  collectives::set_stall_report_fd(g_saved_stderr >= 0 ? g_saved_stderr : 2);  // a stalled job is said by every rank
   int null_fd = open("/dev/null", O_WRONLY);
   if (null_fd >= 0) {
     dup2(null_fd, 2);
@@ -31,6 +32,7 @@ void restore_stderr() {
   if (g_saved_stderr < 0) return;
   std::cerr.flush();
   dup2(g_saved_stderr, 2);
+  collectives::set_stall_report_fd(2);
   close(g_saved_stderr);
   g_saved_stderr = -1;
 }

@@ -20,6 +20,10 @@ struct MpiNotBuilt : std::runtime_error {
 
 bool mpi_built();
 
+// Where the watchdog's message goes (default 2): a rank whose stderr is quieted (only rank 0 speaks)
+// still says that it aborts the job because a peer stalled.
+void set_stall_report_fd(int fd);
+
 // The rank the launcher gave this process (OMPI_COMM_WORLD_RANK, PMIX_RANK, PMI_RANK, SLURM_PROCID),
 // readable before MPI_Init; 0 when not launched by MPI.
 int launcher_rank();
