@@ -2,7 +2,8 @@
 // written inputs with the output pre-filled with a sentinel; the pipelined timing (barrier, `iters`
 // calls, one wait: what nccl-tests reports, averaged over ranks as nccl-tests' default `-a 1`); then
 // `iters` per-iteration timings (barrier, one call, wait), of which rank 0 takes the slowest rank per
-// iteration and reports its p50/p95/p99/max. Nothing is printed here.
+// iteration and reports its p50/p95/p99/max. Nothing is printed here. Every call runs under the
+// session's watchdog (watchdog.h): a frozen peer aborts the job instead of hanging this rank.
 #include "placebench/stats/quantile.h"
 #include "placebench/collectives/bench.h"
 
@@ -13,6 +14,7 @@
 
 #include "ops/op.h"
 #include "runner.h"
+#include "test_hooks.h"
 
 namespace placebench::collectives {
 namespace {
@@ -61,20 +63,19 @@ class CaseRunner {
     row.count = c.layout.count;
     OpCall call{c.ctx, c.layout, c.ctx.in_place ? runner_.recv_buffer() : runner_.send_buffer(), runner_.recv_buffer(),
                 nullptr, nullptr};
+    // Every call of this case runs under the watchdog: a peer that stops answering aborts the job.
+    Watchdog::Watch watch = session_.watch(describe(row), call_allowance_s(static_cast<double>(row.size) * session_.size()));
 
-    for (int i = 0; i < cfg_.warmup_iters; ++i) runner_.run(*c.op, call);
-    runner_.wait();
+    run_calls(c, call, cfg_.warmup_iters, watch);
     if (cfg_.check) {
       prepare(c);
-      runner_.run(*c.op, call);
-      runner_.wait();
+      run_calls(c, call, 1, watch);
       row.wrong = static_cast<std::int64_t>(session_.sum(static_cast<double>(count_wrong(c))));
     }
 
     session_.barrier();
     double t0 = now_s();
-    for (int i = 0; i < cfg_.iters; ++i) runner_.run(*c.op, call);
-    runner_.wait();
+    run_calls(c, call, cfg_.iters, watch);
     double mine = (now_s() - t0) / cfg_.iters;
     row.time_us = session_.sum(mine) / session_.size() * 1e6;
 
@@ -82,8 +83,7 @@ class CaseRunner {
     for (auto& dt : per_iter) {
       session_.barrier();
       double s = now_s();
-      runner_.run(*c.op, call);
-      runner_.wait();
+      run_calls(c, call, 1, watch);
       dt = now_s() - s;
     }
     std::vector<double> all = session_.gather_doubles(per_iter, 0);
@@ -106,6 +106,24 @@ class CaseRunner {
   }
 
  private:
+  // n calls, then the wait for them; each counts as progress (one relaxed atomic add: cheap enough for
+  // the timed loops), and the wait is allowed what n calls need.
+  void run_calls(const Case& c, const OpCall& call, int n, Watchdog::Watch& watch) {
+    for (int i = 0; i < n; ++i) {
+      runner_.run(*c.op, call);
+      watch.progress();
+    }
+    watch.expect_calls(static_cast<std::size_t>(n));
+    runner_.wait();
+    watch.expect_calls(1);
+    watch.progress();
+  }
+
+  static std::string describe(const CollectiveRow& row) {
+    return "collective " + collective_name(row.op) + " " + std::to_string(row.size) + " B (" + type_name(row.type) + ", " +
+           (row.in_place ? "in-place" : "out-of-place") + ")";
+  }
+
   // Output pre-filled with the sentinel, then this rank's inputs written where the call reads them.
   void prepare(const Case& c) {
     std::size_t ts = type_size(c.ctx.type);
@@ -158,9 +176,13 @@ std::size_t bench_host_bytes(const CollectiveBenchConfig& cfg, int nranks) {
 CollectiveBenchResult run_collective_bench(MpiSession& session, const CollectiveBenchConfig& cfg, void* host_memory,
                                            std::size_t host_bytes) {
   std::size_t half = host_bytes / 2;
-  std::unique_ptr<detail::Runner> runner = cfg.backend == Backend::kMpi
-                                               ? detail::make_mpi_runner(session, host_memory, half)
-                                               : detail::make_nccl_runner(session, cfg.gpu, half);
+  detail::write_test_pid_file(session.rank());
+  std::unique_ptr<detail::Runner> runner;
+  {
+    Watchdog::Watch watch = session.watch(cfg.backend == Backend::kMpi ? "MPI runner setup" : "NCCL communicator setup");
+    runner = cfg.backend == Backend::kMpi ? detail::make_mpi_runner(session, host_memory, half)
+                                          : detail::make_nccl_runner(session, cfg.gpu, half);
+  }
   CaseRunner cases(session, *runner, cfg, host_memory, half);
   CollectiveBenchResult result{cfg.backend, session.size(), {}, 0};
   for (Collective id : cfg.ops) {

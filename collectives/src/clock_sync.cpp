@@ -44,7 +44,9 @@ ClockSync sync_clock_to_rank0(MpiSession& session, int rounds) {
 #if PLACEBENCH_HAVE_MPI
   constexpr int kTag = 31001;
   MPI_Comm world = MPI_COMM_WORLD;
+  Watchdog::Watch watch = session.watch("clock sync with rank 0 (MPI_Send, MPI_Recv)");
   for (int r = 1; r < session.size(); ++r) {
+    watch.progress();
     for (int i = 0; i < rounds; ++i) {
       if (session.rank() == 0) {
         double ping = 0;

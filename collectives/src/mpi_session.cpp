@@ -1,6 +1,9 @@
 // MPI process setup and helpers (see mpi_session.h).
 #include "placebench/collectives/mpi_session.h"
 
+#include <unistd.h>
+
+#include <atomic>
 #include <cstdlib>
 #include <string>
 #include <thread>
@@ -14,6 +17,12 @@ namespace placebench::collectives {
 
 bool mpi_built() { return PLACEBENCH_HAVE_MPI; }
 
+namespace {
+std::atomic<int> g_stall_report_fd{2};
+}
+
+void set_stall_report_fd(int fd) { g_stall_report_fd.store(fd); }
+
 int launcher_rank() {
   for (const char* v : {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", "SLURM_PROCID"})
     if (const char* s = std::getenv(v)) return std::atoi(s);
@@ -23,16 +32,38 @@ int launcher_rank() {
 #if PLACEBENCH_HAVE_MPI
 namespace {
 MPI_Comm g_world = MPI_COMM_WORLD;
-}
+// Whether MPI_Abort can be called (between MPI_Init and MPI_Finalize); read by the watchdog's thread.
+std::atomic<bool> g_mpi_running{false};
 
-MpiSession::MpiSession() {
+// The watchdog's expiry: the message on stderr, then the same end as a dead peer (MPI_Abort, so the
+// launcher ends every rank). MPI_Abort is called from the watchdog's thread while the main thread is
+// blocked in MPI; should it not return promptly, the process ends itself 5 s later, which the launcher
+// also takes as the job's failure.
+[[noreturn]] void abort_stalled_job(const std::string& message) {
+  std::string line = "placebench: error: " + message + "\n";
+  ssize_t ignored = ::write(g_stall_report_fd.load(), line.data(), line.size());
+  (void)ignored;
+  std::thread([] {
+    std::this_thread::sleep_for(std::chrono::seconds(5));
+    std::_Exit(1);
+  }).detach();
+  if (g_mpi_running.load()) MPI_Abort(MPI_COMM_WORLD, 1);
+  std::_Exit(1);
+}
+}  // namespace
+
+MpiSession::MpiSession(double stall_timeout_s)
+    : watchdog_(std::make_unique<Watchdog>("rank " + std::to_string(launcher_rank()), stall_timeout_s,
+                                           abort_stalled_job)) {
   int initialized = 0;
   MPI_Initialized(&initialized);
+  auto setup = watchdog_->watch("MPI setup (MPI_Init, the node-local communicator)");
   if (!initialized) {
     int provided = 0;
     PB_MPI_CALL(MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided));
     owns_ = true;
   }
+  g_mpi_running.store(true);
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
   MPI_Comm_size(MPI_COMM_WORLD, &size_);
@@ -47,12 +78,14 @@ MpiSession::MpiSession() {
   host_.assign(name, static_cast<std::size_t>(len));
 }
 
-MpiSession::~MpiSession() {
-  if (owns_ && !finalized_) MPI_Finalize();
-}
+MpiSession::~MpiSession() { finalize(); }
 
 void MpiSession::finalize() {
-  if (owns_ && !finalized_) MPI_Finalize();
+  if (owns_ && !finalized_) {
+    auto w = watch("MPI_Finalize");
+    MPI_Finalize();
+    g_mpi_running.store(false);
+  }
   finalized_ = true;
 }
 
@@ -61,32 +94,44 @@ void MpiSession::abort(int code) {
   std::_Exit(code);
 }
 
-void MpiSession::barrier() { PB_MPI_CALL(MPI_Barrier(MPI_COMM_WORLD)); }
+Watchdog::Watch MpiSession::watch(std::string what, double per_call_s) { return watchdog_->watch(std::move(what), per_call_s); }
+
+double MpiSession::stall_timeout_s() const { return watchdog_->stall_timeout_s(); }
+
+void MpiSession::barrier() {
+  auto w = watch("MPI_Barrier");
+  PB_MPI_CALL(MPI_Barrier(MPI_COMM_WORLD));
+}
 
 int MpiSession::agree_max(int status) {
+  auto w = watch("MPI_Allreduce (the ranks' agreement)");
   int out = 0;
   PB_MPI_CALL(MPI_Allreduce(&status, &out, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD));
   return out;
 }
 
 double MpiSession::sum(double value) {
+  auto w = watch("MPI_Allreduce (sum)");
   double out = 0;
   PB_MPI_CALL(MPI_Allreduce(&value, &out, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD));
   return out;
 }
 
 double MpiSession::max(double value) {
+  auto w = watch("MPI_Allreduce (max)");
   double out = 0;
   PB_MPI_CALL(MPI_Allreduce(&value, &out, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD));
   return out;
 }
 
 double MpiSession::broadcast(double value, int root) {
+  auto w = watch("MPI_Bcast from rank " + std::to_string(root));
   PB_MPI_CALL(MPI_Bcast(&value, 1, MPI_DOUBLE, root, MPI_COMM_WORLD));
   return value;
 }
 
 std::vector<std::string> MpiSession::gather_strings(const std::string& mine, int root) {
+  auto w = watch("MPI_Gather to rank " + std::to_string(root));
   int len = static_cast<int>(mine.size());
   std::vector<int> lens(rank_ == root ? static_cast<std::size_t>(size_) : 0);
   PB_MPI_CALL(MPI_Gather(&len, 1, MPI_INT, lens.data(), 1, MPI_INT, root, MPI_COMM_WORLD));
@@ -106,6 +151,7 @@ std::vector<std::string> MpiSession::gather_strings(const std::string& mine, int
 }
 
 std::vector<double> MpiSession::gather_doubles(const std::vector<double>& mine, int root) {
+  auto w = watch("MPI_Gather to rank " + std::to_string(root));
   std::vector<double> all(rank_ == root ? mine.size() * static_cast<std::size_t>(size_) : 0);
   PB_MPI_CALL(MPI_Gather(mine.data(), static_cast<int>(mine.size()), MPI_DOUBLE, all.data(),
                          static_cast<int>(mine.size()), MPI_DOUBLE, root, MPI_COMM_WORLD));
@@ -113,6 +159,7 @@ std::vector<double> MpiSession::gather_doubles(const std::vector<double>& mine, 
 }
 
 std::string MpiSession::broadcast_string(const std::string& value, int root) {
+  auto w = watch("MPI_Bcast from rank " + std::to_string(root));
   unsigned long long len = value.size();
   PB_MPI_CALL(MPI_Bcast(&len, 1, MPI_UNSIGNED_LONG_LONG, root, MPI_COMM_WORLD));
   std::string out = rank_ == root ? value : std::string(static_cast<std::size_t>(len), '\0');
@@ -136,8 +183,10 @@ bool MpiSession::idle_barrier(std::chrono::milliseconds timeout) {
 void* MpiSession::world_handle() const { return &g_world; }
 
 #else
-MpiSession::MpiSession() { throw MpiNotBuilt(); }
+MpiSession::MpiSession(double) { throw MpiNotBuilt(); }
 MpiSession::~MpiSession() = default;
+Watchdog::Watch MpiSession::watch(std::string what, double per_call_s) { return watchdog_->watch(std::move(what), per_call_s); }
+double MpiSession::stall_timeout_s() const { return StallTimeout::kDefaultS; }
 void MpiSession::finalize() {}
 void MpiSession::abort(int code) { std::_Exit(code); }
 void MpiSession::barrier() {}

@@ -5,6 +5,8 @@
 #include "mpi_support.h"
 
 using placebench::testing::count_lines;
+using placebench::testing::placebench_binary;
+using placebench::testing::run_command;
 using placebench::testing::run_mpi;
 using placebench::testing::stdout_json;
 
@@ -112,4 +114,20 @@ TEST(CollectiveMpi, BadInputExitsTwoOnEveryRankWithOneMessage) {
   auto no_degenerate = run_mpi(2, {"collective", "--backend", "mpi", "--arm", "remote"}, 30);
   EXPECT_EQ(no_degenerate.result.exit_code, 2);
   EXPECT_EQ(count_lines(no_degenerate.result.err, "placebench:"), 1) << no_degenerate.result.err;
+}
+
+TEST(CollectiveMpi, OneRankIsRefusedUnlessAskedFor) {
+  // mpirun forgotten: one rank measures nothing between ranks (busbw 0, algbw of a memcpy).
+  auto alone = run_command({placebench_binary(), "collective", "--backend", "mpi", "--arm", "unpinned", "--sizes", "8"}, 60);
+  EXPECT_EQ(alone.exit_code, 2) << alone.err;
+  EXPECT_EQ(count_lines(alone.err, "placebench: collective: this job has 1 rank"), 1) << alone.err;
+  EXPECT_NE(alone.err.find("mpirun -np N placebench collective ..."), std::string::npos) << alone.err;
+  EXPECT_EQ(alone.out, "");
+  auto one = run_mpi(1, {"collective", "--backend", "mpi", "--arm", "unpinned", "--sizes", "8"}, 60);
+  EXPECT_EQ(one.result.exit_code, 2) << one.result.err;
+  auto allowed = run_command({placebench_binary(), "collective", "--backend", "mpi", "--arm", "unpinned", "--sizes", "8",
+                              "--iters", "2", "--allow-single-rank", "--json"},
+                             60);
+  EXPECT_EQ(allowed.exit_code, 0) << allowed.err;
+  EXPECT_EQ(stdout_json({0, allowed.out, "", false})["nranks"], 1) << allowed.out;
 }

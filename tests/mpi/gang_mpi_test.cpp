@@ -8,6 +8,9 @@
 
 #include "mpi_support.h"
 
+using placebench::testing::count_lines;
+using placebench::testing::placebench_binary;
+using placebench::testing::run_command;
 using placebench::testing::run_mpi;
 using placebench::testing::stdout_json;
 
@@ -127,4 +130,29 @@ TEST(GangMpi, RankLateBeyondTheScheduleIsWaitedForOnlyUntilTheScheduleEnds) {
   EXPECT_EQ(j["outcome"], "failed_deadline");
   ASSERT_EQ(j["ranks"].size(), 2u);
   EXPECT_EQ(j["ranks"][1]["attempts"].size(), 0u) << j["ranks"][1].dump();
+}
+
+TEST(GangMpi, OneRankIsRefusedUnlessAskedFor) {
+  auto alone = run_command({placebench_binary(), "gang", "--backend", "mpi", "--arm", "unpinned", "--deadline", "2s"}, 60);
+  EXPECT_EQ(alone.exit_code, 2) << alone.err;
+  EXPECT_EQ(count_lines(alone.err, "placebench: gang: this job has 1 rank"), 1) << alone.err;
+  EXPECT_NE(alone.err.find("mpirun -np N placebench gang ..."), std::string::npos) << alone.err;
+  EXPECT_EQ(alone.out.find("complete"), std::string::npos) << alone.out;
+  auto allowed = run_command({placebench_binary(), "gang", "--backend", "mpi", "--arm", "unpinned", "--deadline", "2s",
+                              "--steps", "1", "--allow-single-rank", "--json"},
+                             60);
+  EXPECT_EQ(allowed.exit_code, 0) << allowed.err;
+}
+
+TEST(GangMpi, RetriesAreBoundedAndTheMostStillRun) {
+  // 100000 retries once ended in MPI_ERR_INTERN (one communicator per attempt): now bad input, exit 2.
+  auto many = run_mpi(2, {"gang", "--backend", "mpi", "--arm", "unpinned", "--retries", "100000"}, 30);
+  EXPECT_EQ(many.result.exit_code, 2) << many.result.err;
+  EXPECT_EQ(count_lines(many.result.err, "placebench: --retries 100000: at most 1000"), 1) << many.result.err;
+  // The most allowed: 1001 communicators made, the first attempt completes, all freed before MPI_Finalize.
+  auto most = run_mpi(2, {"gang", "--backend", "mpi", "--arm", "unpinned", "--retries", "1000", "--deadline", "20s", "--steps",
+                          "1", "--json"},
+                      120);
+  ASSERT_EQ(most.result.exit_code, 0) << most.result.err;
+  EXPECT_EQ(stdout_json(most.result)["outcome"], "complete");
 }

@@ -115,3 +115,78 @@ TEST(RunMpi, ResumeContinuesTheScheduleOnEveryRank) {
   EXPECT_EQ(missing.result.exit_code, 2) << missing.result.err;
   EXPECT_EQ(count_lines(missing.result.err, "placebench:"), 1) << missing.result.err;
 }
+
+namespace {
+// A run long enough to interrupt: 40 rounds x 2 arms of a 4 KiB allreduce, 400 steps each.
+std::string long_config(const std::string& name) {
+  std::string path = ::testing::TempDir() + "/pb-run-mpi-" + name + ".yaml";
+  std::ofstream(path) << "experiment:\n  seed: 5\n  rounds: {min: 40, max: 40}\n  warmup_steps: 2\n  steps: 400\n"
+                         "  output: " << ::testing::TempDir() << "\nclasses:\n  - name: allreduce-4k\n"
+                         "    workload: {type: collective, backend: mpi, op: allreduce, dtype: float32, bytes: 4K}\n"
+                         "    arms: {baseline: local, compare: [unpinned]}\n    allow_degenerate: true\n";
+  return path;
+}
+
+// The complete lines of trials.jsonl once it has at least `n` of them (or the job ended first).
+std::vector<std::string> wait_for_trials(const std::string& out, std::size_t n, const BackgroundMpiRun& job) {
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  std::vector<std::string> lines;
+  while (std::chrono::steady_clock::now() < deadline && !job.done()) {
+    std::ifstream in(out + "/trials.jsonl");
+    std::string all((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    lines.clear();
+    for (std::size_t start = 0, nl; (nl = all.find('\n', start)) != std::string::npos; start = nl + 1)
+      lines.push_back(all.substr(start, nl - start));
+    if (lines.size() >= n) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return lines;
+}
+
+pid_t mpirun_pid() {
+  std::string exe = PLACEBENCH_MPIEXEC;
+  std::vector<pid_t> pids = child_pids_named(exe.substr(exe.rfind('/') + 1).substr(0, 15));
+  return pids.size() == 1 ? pids[0] : 0;
+}
+
+struct Interrupted {
+  MpiRun run;
+  std::vector<std::string> before, after;  // trials.jsonl when the signal was sent, and at the end
+};
+
+// A long run on 2 ranks, interrupted with `signal` to mpirun once two trials are written.
+Interrupted interrupt_after_two_trials(const std::string& name, int signal) {
+  std::string out = ::testing::TempDir() + "/pb-run-mpi-" + name;
+  std::filesystem::remove_all(out);
+  BackgroundMpiRun job(2, {"run", "--config", long_config(name), "--out", out}, 120);
+  Interrupted r;
+  r.before = wait_for_trials(out, 2, job);
+  pid_t pid = mpirun_pid();
+  EXPECT_GT(pid, 0);
+  EXPECT_GE(r.before.size(), 2u);
+  if (pid > 0) kill(pid, signal);
+  r.run = job.wait();
+  r.after = lines_of(out + "/trials.jsonl");
+  EXPECT_GE(r.after.size(), r.before.size());
+  for (std::size_t i = 0; i < r.before.size() && i < r.after.size(); ++i) EXPECT_EQ(r.after[i], r.before[i]);
+  return r;
+}
+}  // namespace
+
+TEST(RunMpi, InterruptWithSigusr1StopsAfterTheTrialAndExits130) {
+  // Open MPI's mpirun forwards SIGUSR1 as it is: every rank stops at the same trial boundary.
+  Interrupted r = interrupt_after_two_trials("usr1", SIGUSR1);
+  EXPECT_EQ(r.run.result.exit_code, 130) << r.run.result.err;
+  EXPECT_EQ(count_lines(r.run.result.out, "(interrupted: continue with --resume " + ::testing::TempDir() + "/pb-run-mpi-usr1)"), 1)
+      << r.run.result.out;
+  EXPECT_LT(r.after.size(), 80u);
+  for (const auto& l : r.after) EXPECT_TRUE(json::accept(l)) << l;
+}
+
+TEST(RunMpi, InterruptWithSigintKeepsTheFinishedTrials) {
+  // Open MPI's mpirun turns SIGINT into SIGTERM to every rank, kills them a second later and exits 1
+  // itself (docs/collectives.md): what was recorded stays, unchanged, and --resume continues it.
+  Interrupted r = interrupt_after_two_trials("int", SIGINT);
+  EXPECT_FALSE(r.run.result.timed_out);
+  EXPECT_NE(r.run.result.exit_code, 0) << r.run.result.err;
+}

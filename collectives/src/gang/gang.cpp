@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "placebench/collectives/clock_sync.h"
+#include "../test_hooks.h"
 #include "transport.h"
 
 namespace placebench::collectives {
@@ -105,6 +106,7 @@ int gang_reporter(const GangConfig& config, int nranks) {
 
 Gang::Gang(MpiSession& session, const GangConfig& config, double process_start_local_s)
     : session_(session), config_(config) {
+  detail::write_test_pid_file(session.rank());
   ClockSync sync = sync_clock_to_rank0(session);
   offset_ = sync.offset_s;
   rtt_ = sync.rtt_s;

@@ -19,11 +19,14 @@ namespace {
 
 class MpiGangTransport final : public GangTransport {
  public:
-  MpiGangTransport(const GangConfig& cfg) : cfg_(cfg), posted_(static_cast<std::size_t>(cfg.retries + 1), false) {
+  MpiGangTransport(MpiSession& session, const GangConfig& cfg)
+      : cfg_(cfg), posted_(static_cast<std::size_t>(cfg.retries + 1), false) {
+    Watchdog::Watch watch = session.watch("MPI_Comm_dup (the gang's communicators)");
     for (int a = 0; a <= cfg.retries; ++a) {
       MPI_Comm c;
       PB_MPI_CALL(MPI_Comm_dup(MPI_COMM_WORLD, &c));
       comms_.push_back(c);
+      watch.progress();
     }
   }
   ~MpiGangTransport() override {
@@ -90,8 +93,8 @@ class MpiGangTransport final : public GangTransport {
 
 }  // namespace
 
-std::unique_ptr<GangTransport> make_mpi_gang_transport(MpiSession&, const GangConfig& config) {
-  return std::make_unique<MpiGangTransport>(config);
+std::unique_ptr<GangTransport> make_mpi_gang_transport(MpiSession& session, const GangConfig& config) {
+  return std::make_unique<MpiGangTransport>(session, config);
 }
 #else
 std::unique_ptr<GangTransport> make_mpi_gang_transport(MpiSession&, const GangConfig&) { throw MpiNotBuilt(); }

@@ -23,9 +23,9 @@ namespace coll = placebench::collectives;
 struct CollectiveOptions {
   PlanRequest placement;
   std::string backend = "auto", ops = "allreduce", types = "float32", redop = "sum", sizes = "8:1M:x4", mode = "both",
-              arm = "local";
+              arm = "local", stall_timeout;
   int root = 0, iters = 20, warmup = 5;
-  bool no_check = false, json = false;
+  bool no_check = false, json = false, allow_single_rank = false;
 };
 
 template <class T>
@@ -68,19 +68,22 @@ int run_collective_command(const CollectiveOptions& opt) {
   restore_stderr();
   coll::CollectiveBenchConfig cfg;
   Arm arm = Arm::kLocal;
+  double stall_s = 0;
   int status = run_local([&] {
     cfg = parse_config(opt);
     arm = parse_arm_list(opt.arm, "--arm").front();
+    stall_s = stall_timeout_s(opt.stall_timeout);
     if (!coll::mpi_built()) throw InputError("placebench collective needs the MPI backend: rebuild with PLACEBENCH_ENABLE_MPI=ON");
     return 0;
   });
   if (status != 0) return status;
 
-  coll::MpiSession session;
+  coll::MpiSession session(stall_s);
   RankIdentity who{session.rank(), session.local_rank(), session.local_size(), session.host()};
   std::unique_ptr<RankPlacement> placement;
   BackendChoice choice;
   status = run_setup_agreed(session, [&] {
+    check_not_single_rank(session.size(), "collective", opt.allow_single_rank);
     if (cfg.root < 0 || cfg.root >= session.size())
       throw InputError("--root " + std::to_string(cfg.root) + ": must be a rank, 0.." + std::to_string(session.size() - 1));
     Inventory inv = build_inventory(Topology::load_live());
@@ -139,13 +142,13 @@ void add_collective_command(CLI::App& app, CommandAction& action) {
       ->check(CLI::IsMember({"sum", "prod", "max", "min"}))
       ->type_name("sum|prod|max|min")
       ->default_val("sum");
-  cmd->add_option("--root", opt->root, "Root rank of broadcast and reduce")->type_name("R")->default_val(0);
+  cmd->add_option("--root", opt->root, "Root rank of broadcast and reduce")->type_name("R")->check(whole_number(0, 1'000'000))->default_val(0);
   cmd->add_option("--sizes", opt->sizes, "Sizes per rank buffer: START:END:xFACTOR or a list (8,1M)")
       ->type_name("SPEC")
       ->default_val("8:1M:x4");
   cmd->add_option("--iters", opt->iters, "Timed calls per size (pipelined, then as many one at a time)")
-      ->type_name("N")->check(positive_number())->default_val(20);
-  cmd->add_option("--warmup", opt->warmup, "Untimed warm-up calls per size")->type_name("N")->check(non_negative_number())->default_val(5);
+      ->type_name("N")->check(whole_number(1, 1'000'000))->default_val(20);
+  cmd->add_option("--warmup", opt->warmup, "Untimed warm-up calls per size")->type_name("N")->check(whole_number(0, 1'000'000))->default_val(5);
   cmd->add_option("--mode", opt->mode, "Out-of-place, in-place, or both")
       ->check(CLI::IsMember({"out-of-place", "in-place", "both"}))
       ->type_name("MODE")
@@ -155,6 +158,11 @@ void add_collective_command(CLI::App& app, CommandAction& action) {
   add_device_options(cmd, opt->placement.device);
   add_placement_options(cmd, opt->placement);
   cmd->add_flag("--json", opt->json, "Print one JSON object: rows (nccl-tests field names) and every rank's placement");
+  cmd->add_option("--stall-timeout", opt->stall_timeout,
+                  "Abort the job when a wait makes no progress this long, plus the call's bytes at 100 MB/s (default "
+                  "$PLACEBENCH_STALL_TIMEOUT, else 60s; at most 1h)")
+      ->type_name("TIME");
+  cmd->add_flag("--allow-single-rank", opt->allow_single_rank, "Run even as a single rank (no mpirun): nothing is measured between ranks");
   cmd->callback([opt, &action] { action = [opt] { return run_collective_command(*opt); }; });
 }
 

@@ -33,9 +33,9 @@ constexpr double kMaxDeadlineS = 3600, kMaxBackoffS = 600;
 struct GangOptions {
   PlanRequest placement;
   std::string backend = "auto", late, late_delay = "0s", missing, deadline = "10s", backoff = "1s", step_bytes = "1M",
-              arm = "local", out;
+              arm = "local", out, stall_timeout;
   int retries = 0, gpus_per_rank = 1, steps = 10;
-  bool json = false;
+  bool json = false, allow_single_rank = false;
 };
 
 std::vector<int> parse_ranks(const std::string& text, const std::string& option) {
@@ -68,6 +68,9 @@ coll::GangConfig parse_config(const GangOptions& opt) {
   c.deadline_s = parse_duration_s(opt.deadline, "--deadline", kMaxDeadlineS);
   c.backoff_s = parse_duration_s(opt.backoff, "--backoff", kMaxBackoffS);
   c.retries = opt.retries;
+  if (c.retries > coll::kMaxGangRetries)
+    throw InputError("--retries " + std::to_string(c.retries) + ": at most " + std::to_string(coll::kMaxGangRetries) +
+                     " (each attempt holds an MPI communicator for the whole job); use a longer --deadline or --backoff");
   c.gpus_per_rank = opt.gpus_per_rank;
   c.steps = opt.steps;
   c.step_bytes = parse_size(opt.step_bytes, "--step-bytes");
@@ -136,6 +139,7 @@ struct RankSetup {
 // Everything that can still be bad input once MPI runs (agreed on by all ranks): the job's size, --out
 // on the reporter, the rank's device and backend; then the rank places itself.
 void set_up_rank(coll::MpiSession& session, const GangOptions& opt, Arm arm, coll::GangConfig& cfg, RankSetup& rank) {
+  check_not_single_rank(session.size(), "gang", opt.allow_single_rank);
   check_ranks_exist(cfg, session.size());
   if (session.rank() == coll::gang_reporter(cfg, session.size())) check_out_path(opt.out);
   Inventory inv = build_inventory(Topology::load_live());
@@ -188,15 +192,17 @@ int run_gang_command(const GangOptions& opt) {
   restore_stderr();
   coll::GangConfig cfg;
   Arm arm = Arm::kLocal;
+  double stall_s = 0;
   int status = run_local([&] {
     cfg = parse_config(opt);
     arm = parse_arm_list(opt.arm, "--arm").front();
+    stall_s = stall_timeout_s(opt.stall_timeout);
     if (!coll::mpi_built()) throw InputError("placebench gang needs the MPI backend: rebuild with PLACEBENCH_ENABLE_MPI=ON");
     return 0;
   });
   if (status != 0) return status;
 
-  coll::MpiSession session;
+  coll::MpiSession session(stall_s);
   RankSetup rank{{session.rank(), session.local_rank(), session.local_size(), session.host()}, nullptr, ""};
   status = run_setup_agreed(session, [&] { set_up_rank(session, opt, arm, cfg, rank); });
   if (status != 0) return status;
@@ -231,18 +237,26 @@ void add_gang_command(CLI::App& app, CommandAction& action) {
   cmd->add_option("--missing", opt->missing, "Ranks that never join (they wake after the schedule so the job can end)")
       ->type_name("RANKS");
   cmd->add_option("--deadline", opt->deadline, "How long each attempt waits for the whole gang (at most 1h)")->type_name("TIME")->default_val("10s");
-  cmd->add_option("--retries", opt->retries, "Attempts after the first")->type_name("K")->check(non_negative_number())->default_val(0);
+  cmd->add_option("--retries", opt->retries, "Attempts after the first (at most 1000)")
+      ->type_name("K")
+      ->check(whole_number(0, 1'000'000'000))
+      ->default_val(0);
   cmd->add_option("--backoff", opt->backoff, "Pause between attempts (at most 10m)")->type_name("TIME")->default_val("1s");
   cmd->add_option("--gpus-per-rank", opt->gpus_per_rank, "GPUs each rank holds (counts in stranded GPU-seconds)")
-      ->type_name("G")->check(positive_number())->default_val(1);
+      ->type_name("G")->check(whole_number(1, 1024))->default_val(1);
   cmd->add_option("--steps", opt->steps, "Useful steps (allreduces) once the gang is complete")
-      ->type_name("S")->check(positive_number())->default_val(10);
+      ->type_name("S")->check(whole_number(1, 1'000'000))->default_val(10);
   cmd->add_option("--step-bytes", opt->step_bytes, "Bytes each step allreduces")->type_name("SIZE")->default_val("1M");
   cmd->add_option("--arm", opt->arm, "The arm every rank applies: " + arm_names_list())->type_name("A")->default_val("local");
   add_device_options(cmd, opt->placement.device);
   add_placement_options(cmd, opt->placement);
   cmd->add_option("--out", opt->out, "Also write the JSON result to this file (before any rank exits)")->type_name("FILE");
   cmd->add_flag("--json", opt->json, "Print the JSON result instead of the summary");
+  cmd->add_option("--stall-timeout", opt->stall_timeout,
+                  "Abort the job when a wait outside the schedule's deadlines makes no progress this long (default "
+                  "$PLACEBENCH_STALL_TIMEOUT, else 60s; at most 1h)")
+      ->type_name("TIME");
+  cmd->add_flag("--allow-single-rank", opt->allow_single_rank, "Run even as a single rank (no mpirun): the gang is that rank alone");
   cmd->callback([opt, &action] { action = [opt] { return run_gang_command(*opt); }; });
 }
 

@@ -117,7 +117,10 @@ int run_run(const RunCliOptions& o) {
   // Under mpirun: every rank runs the schedule, rank 0 writes and prints. Anything that fails once
   // MPI has started aborts the job, so no rank is left waiting in a collective.
   if (!collectives::mpi_built()) throw InputError("placebench run under mpirun needs the MPI backend: rebuild with PLACEBENCH_ENABLE_MPI=ON");
-  collectives::MpiSession session;
+  // Open MPI's mpirun turns SIGINT into SIGTERM to every rank and exits 1 itself; it forwards SIGUSR1
+  // as it is, so `kill -USR1 <mpirun>` stops the run after the current trial with status 130.
+  std::signal(SIGUSR1, on_stop_signal);
+  collectives::MpiSession session(stall_timeout_s(""));
   if (session.rank() != 0) quiet_stderr_unless_rank0();
   RunOutcome outcome;
   try {

@@ -4,9 +4,12 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <iostream>
 
+#include "placebench/collectives/watchdog.h"
 #include "placebench/harness/errors.h"
+#include "placebench/harness/units.h"
 
 namespace placebench::harness {
 namespace {
@@ -17,6 +20,7 @@ void quiet_stderr_unless_rank0() {
   if (collectives::launcher_rank() == 0 || g_saved_stderr >= 0) return;
   std::cerr.flush();
   g_saved_stderr = dup(2);
+  collectives::set_stall_report_fd(g_saved_stderr >= 0 ? g_saved_stderr : 2);  // a stalled job is said by every rank
   int null_fd = open("/dev/null", O_WRONLY);
   if (null_fd >= 0) {
     dup2(null_fd, 2);
@@ -28,6 +32,7 @@ void restore_stderr() {
   if (g_saved_stderr < 0) return;
   std::cerr.flush();
   dup2(g_saved_stderr, 2);
+  collectives::set_stall_report_fd(2);
   close(g_saved_stderr);
   g_saved_stderr = -1;
 }
@@ -70,6 +75,23 @@ int run_setup_agreed(collectives::MpiSession& session, const std::function<void(
         break;
       }
   return agreed;
+}
+
+double stall_timeout_s(const std::string& option) {
+  const char* env = std::getenv("PLACEBENCH_STALL_TIMEOUT");
+  std::string where = !option.empty() ? "--stall-timeout" : "PLACEBENCH_STALL_TIMEOUT";
+  std::string text = !option.empty() ? option : env && *env ? env : "";
+  if (text.empty()) return collectives::StallTimeout::kDefaultS;
+  double s = parse_duration_s(text, where);
+  if (!(s > 0) || s > collectives::StallTimeout::kMaxS)
+    throw InputError(where + " " + text + ": must be more than 0 and at most 1h (how long an MPI wait may make no progress)");
+  return s;
+}
+
+void check_not_single_rank(int nranks, const std::string& command, bool allowed) {
+  if (nranks > 1 || allowed) return;
+  throw InputError(command + ": this job has 1 rank, so nothing is measured between ranks; launch it under mpirun (mpirun -np N placebench " +
+                   command + " ...), or pass --allow-single-rank to run one rank on purpose");
 }
 
 void abort_job(collectives::MpiSession& session, const std::string& what) {

@@ -17,6 +17,10 @@
 
 namespace placebench::collectives {
 
+// Each attempt has its own MPI communicator, created at setup and held to the end (a rank that never
+// joins must still post on it, see mpi_transport.cpp): --retries is bounded so they cannot run out.
+constexpr int kMaxGangRetries = 1000;
+
 struct GangConfig {
   Backend backend = Backend::kMpi;
   std::vector<int> late_ranks;

@@ -1,11 +1,16 @@
 // One MPI process's view of the job: initialisation, rank, local rank, host, and the few collective
 // helpers the drivers need (status agreement, gathers). No MPI header leaks out of collectives; in
-// builds without MPI every constructor throws MpiNotBuilt.
+// builds without MPI every constructor throws MpiNotBuilt. Every blocking helper here, MPI_Init's
+// setup and MPI_Finalize run under the session's watchdog (watchdog.h): a peer that stops making
+// progress aborts the job after the stall timeout instead of leaving this rank waiting forever.
 #pragma once
 #include <chrono>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
+
+#include "placebench/collectives/watchdog.h"
 
 namespace placebench::collectives {
 
@@ -15,6 +20,10 @@ struct MpiNotBuilt : std::runtime_error {
 
 bool mpi_built();
 
+// Where the watchdog's message goes (default 2): a rank whose stderr is quieted (only rank 0 speaks)
+// still says that it aborts the job because a peer stalled.
+void set_stall_report_fd(int fd);
+
 // The rank the launcher gave this process (OMPI_COMM_WORLD_RANK, PMIX_RANK, PMI_RANK, SLURM_PROCID),
 // readable before MPI_Init; 0 when not launched by MPI.
 int launcher_rank();
@@ -22,7 +31,9 @@ int launcher_rank();
 class MpiSession {
  public:
   // MPI_Init_thread(FUNNELED) unless MPI is already initialised. A singleton (no mpirun) is one rank.
-  MpiSession();
+  // stall_timeout_s: how long any wait of this rank may make no progress before the job is aborted
+  // ("rank R: <what> did not finish within Ns; a peer is stalled or frozen" on stderr, then MPI_Abort).
+  explicit MpiSession(double stall_timeout_s = StallTimeout::kDefaultS);
   // MPI_Finalize, unless finalize() ran or the process aborts.
   ~MpiSession();
   MpiSession(const MpiSession&) = delete;
@@ -57,6 +68,11 @@ class MpiSession {
   // MPI_Abort(MPI_COMM_WORLD, code): the launcher kills every rank.
   [[noreturn]] void abort(int code);
 
+  // Arms the watchdog around a block of MPI work (see Watchdog::watch): every wait that is not one of
+  // this session's helpers (collective calls, point-to-point, communicator setup) runs inside one.
+  Watchdog::Watch watch(std::string what, double per_call_s = 0);
+  double stall_timeout_s() const;
+
   // The MPI_Comm of the world, as an opaque pointer to an MPI_Comm (for collectives' own sources).
   void* world_handle() const;
 
@@ -65,6 +81,7 @@ class MpiSession {
   std::string host_;
   bool finalized_ = false;
   bool owns_ = false;
+  std::unique_ptr<Watchdog> watchdog_;
 };
 
 }  // namespace placebench::collectives

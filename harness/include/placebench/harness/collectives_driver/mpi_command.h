@@ -23,6 +23,15 @@ int run_local(const std::function<int()>& action, bool quiet_on_other_ranks = tr
 // rank 0 prints the message of the lowest failing rank. Returns the agreed status.
 int run_setup_agreed(collectives::MpiSession& session, const std::function<void()>& setup);
 
+// The stall timeout of the job's watchdog (collectives/watchdog.h): `option` (--stall-timeout's text)
+// when given, else $PLACEBENCH_STALL_TIMEOUT, else 60 s. Throws InputError unless 0 < it <= 1 h.
+// Called before MPI starts, so bad input ends every rank with exit 2.
+double stall_timeout_s(const std::string& option);
+
+// `collective` and `gang` measure between ranks: a job of one rank (mpirun forgotten) is bad input
+// unless --allow-single-rank asked for it.
+void check_not_single_rank(int nranks, const std::string& command, bool allowed);
+
 // Prints "placebench: error: <what> (rank R)" and aborts the MPI job with status 1.
 [[noreturn]] void abort_job(collectives::MpiSession& session, const std::string& what);
 

@@ -1,0 +1,113 @@
+// A frozen rank (kill -STOP) under mpirun: every other rank's wait runs out after the stall timeout,
+// the job is aborted as for a dead peer, and mpirun ends within the timeout plus a margin with a
+// non-zero status and the stalled rank's message. The rank to freeze writes its pid through the test
+// hook PLACEBENCH_TEST_PID_FILE; whatever is left of it is continued and killed at the end.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include "mpi_support.h"
+
+using namespace placebench::testing;
+
+namespace {
+
+constexpr double kMarginS = 20;  // after the stall timeout: the watchdog's poll, MPI_Abort, mpirun's kill
+
+struct FrozenJob {
+  MpiRun run;
+  double after_stop_s = 0;  // from SIGSTOP to mpirun's end
+  bool stopped = false;
+};
+
+// Starts the job, freezes rank `frozen` once it wrote its pid (after `settle_s`), waits for the job's end.
+FrozenJob freeze_rank(const std::string& name, int ranks, const std::vector<std::string>& args, std::vector<std::string> env,
+                      double settle_s = 0.3, int frozen = 1) {
+  std::string pid_file = ::testing::TempDir() + "/pb-stall-" + name + ".pid";
+  std::remove(pid_file.c_str());
+  env.push_back("PLACEBENCH_TEST_PID_FILE=" + pid_file);
+  env.push_back("PLACEBENCH_TEST_PID_RANK=" + std::to_string(frozen));
+  BackgroundMpiRun job(ranks, args, 120, env);
+  pid_t pid = wait_for_pid_file(pid_file, 60, job);
+  FrozenJob out;
+  if (pid > 0) {
+    std::this_thread::sleep_for(std::chrono::duration<double>(settle_s));
+    out.stopped = kill(pid, SIGSTOP) == 0;
+  }
+  auto stopped_at = std::chrono::steady_clock::now();
+  out.run = job.wait();
+  out.after_stop_s = job.seconds_after(stopped_at);
+  release_and_kill(pid);
+  return out;
+}
+
+std::string config_file(const std::string& name, int rounds, int steps) {
+  std::string path = ::testing::TempDir() + "/pb-stall-" + name + ".yaml";
+  std::ofstream(path) << "experiment:\n  seed: 5\n  rounds: {min: " << rounds << ", max: " << rounds
+                      << "}\n  warmup_steps: 2\n  steps: " << steps << "\n  output: " << ::testing::TempDir()
+                      << "\nclasses:\n  - name: allreduce-4k\n"
+                         "    workload: {type: collective, backend: mpi, op: allreduce, dtype: float32, bytes: 4K}\n"
+                         "    arms: {baseline: local, compare: [unpinned]}\n    allow_degenerate: true\n";
+  return path;
+}
+
+// The job ended by the 2 s stall timeout, within the margin, non-zero, with `message` on stderr.
+void expect_ended_by_the_watchdog(const FrozenJob& job, const std::string& message) {
+  ASSERT_TRUE(job.stopped) << job.run.result.err;
+  EXPECT_FALSE(job.run.result.timed_out);
+  EXPECT_NE(job.run.result.exit_code, 0);
+  EXPECT_LT(job.after_stop_s, 2 + kMarginS);
+  EXPECT_NE(job.run.result.err.find(message), std::string::npos) << job.run.result.err;
+}
+
+}  // namespace
+
+TEST(StallMpi, FrozenRankEndsTheCollectiveJobAfterTheStallTimeout) {
+  // A million 8-byte allreduces: far longer than the test waits, so rank 1 is frozen mid-work.
+  FrozenJob job = freeze_rank("collective", 2,
+                                  {"collective", "--backend", "mpi", "--arm", "unpinned", "--sizes", "8", "--iters", "1000000",
+                                   "--warmup", "0", "--mode", "out-of-place", "--no-check", "--stall-timeout", "2s"},
+                                  {});
+  expect_ended_by_the_watchdog(job, "placebench: error: rank 0: collective allreduce 8 B (float, out-of-place) did not finish "
+                                    "within 2 s; a peer is stalled or frozen");
+}
+
+TEST(StallMpi, FrozenRankEndsARunWithACollectiveClassAfterTheStallTimeout) {
+  std::string out = ::testing::TempDir() + "/pb-stall-run";
+  std::filesystem::remove_all(out);
+  FrozenJob job = freeze_rank("run", 2, {"run", "--config", config_file("run", 50, 20000), "--out", out},
+                                  {"PLACEBENCH_STALL_TIMEOUT=2s"});
+  expect_ended_by_the_watchdog(job, "did not finish within 2 s; a peer is stalled or frozen");
+  EXPECT_NE(job.run.result.err.find("placebench: error: rank 0: "), std::string::npos) << job.run.result.err;
+}
+
+TEST(StallMpi, FrozenRankZeroIsReportedByTheOtherRankWhoseStderrIsOtherwiseQuiet) {
+  std::string out = ::testing::TempDir() + "/pb-stall-run0";
+  std::filesystem::remove_all(out);
+  FrozenJob job = freeze_rank("run0", 2, {"run", "--config", config_file("run0", 50, 20000), "--out", out},
+                              {"PLACEBENCH_STALL_TIMEOUT=2s"}, 0.3, 0);
+  expect_ended_by_the_watchdog(job, "did not finish within 2 s; a peer is stalled or frozen");
+  EXPECT_NE(job.run.result.err.find("placebench: error: rank 1: "), std::string::npos) << job.run.result.err;
+}
+
+TEST(StallMpi, FrozenRankEndsTheGangSetupAfterTheStallTimeout) {
+  // Rank 1 stops itself as its gang starts, before the clock sync: rank 0 waits for its ping (an
+  // MPI_Recv that once waited for ever), and the deadline of the schedule does not cover that wait.
+  FrozenJob job = freeze_rank("gang", 2,
+                                  {"gang", "--backend", "mpi", "--arm", "unpinned", "--deadline", "30s", "--stall-timeout", "2s"},
+                                  {"PLACEBENCH_TEST_STOP_SELF=1"}, 0.0);
+  expect_ended_by_the_watchdog(job, "placebench: error: rank 0: clock sync with rank 0 (MPI_Send, MPI_Recv) did not finish "
+                                    "within 2 s; a peer is stalled or frozen");
+}
+
+TEST(StallMpi, BadStallTimeoutExitsTwo) {
+  auto big = run_mpi(2, {"collective", "--stall-timeout", "2h"}, 60);
+  EXPECT_EQ(big.result.exit_code, 2) << big.result.err;
+  EXPECT_EQ(count_lines(big.result.err, "placebench: --stall-timeout 2h: must be more than 0 and at most 1h"), 1)
+      << big.result.err;
+  auto env = run_mpi(2, {"run", "--config", config_file("bad-env", 2, 3)}, 60, {"PLACEBENCH_STALL_TIMEOUT=soon"});
+  EXPECT_EQ(env.result.exit_code, 2) << env.result.err;
+  EXPECT_NE(env.result.err.find("PLACEBENCH_STALL_TIMEOUT: bad duration 'soon'"), std::string::npos) << env.result.err;
+}
