@@ -36,10 +36,12 @@ tests() {
 # One clang build serves both later stages: the libraries and unit tests with -fsanitize=address,undefined
 # and -fsanitize=fuzzer-no-link (coverage for libFuzzer), the fuzz targets linked with libFuzzer. Warnings
 # are not errors here: the warning set is gcc's (clang's -Wconversion also warns on sign conversions).
+# -O0 -gline-tables-only: half the compile time of -O2 -g (measured), and ASan's reports keep file:line.
 sanitize() {
   if [[ ! -f "$sanitize_dir/CMakeCache.txt" ]]; then
     mkdir -p "$sanitize_dir"
     cmake -S . -B "$sanitize_dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
+      -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O0 -gline-tables-only -DNDEBUG" -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O0 -gline-tables-only -DNDEBUG" \
       -DPLACEBENCH_ENABLE_FUZZING=ON -DPLACEBENCH_ENABLE_SANITIZERS="address;undefined" -DPLACEBENCH_ENABLE_WERROR=OFF \
       -DPLACEBENCH_ENABLE_CUDA=OFF -DPLACEBENCH_ENABLE_NCCL=OFF -DPLACEBENCH_ENABLE_MPI=OFF \
       -DPLACEBENCH_ENABLE_BENCHMARKS=OFF -DPLACEBENCH_ENABLE_NUMA_VM_TESTING=OFF >"$sanitize_dir/configure.log" 2>&1 || {

@@ -35,7 +35,7 @@ fuzz_one() {
   local corpus=$build/fuzz-corpus/$t findings=$build/fuzz-findings/$t log=$build/fuzz-logs/$t.log
   mkdir -p "$corpus" "$findings" "$(dirname "$log")"
   local inputs
-  IFS=';' read -r -a inputs <"$bin/$t.inputs"
+  IFS=';' read -r -a inputs <"$bin/$t.inputs" || true  # one line without a newline: read says EOF
   # timeout: libFuzzer stops itself after -max_total_time; this is the deadline if it does not.
   if timeout --kill-after=10 $(( seconds + 60 )) "$exe" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
        -max_len=65536 -dict="$(cat "$bin/$t.dict_path")" -artifact_prefix="$findings/" -print_final_stats=1 \
