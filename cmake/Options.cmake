@@ -15,6 +15,30 @@ option(PLACEBENCH_ENABLE_TESTING "Build the unit and integration tests" ${PLACEB
 option(PLACEBENCH_ENABLE_BENCHMARKS "Build placebench-micro (Google Benchmark)" ${PLACEBENCH_TOPLEVEL})
 option(PLACEBENCH_ENABLE_DEVICE_TESTING "Register tests that need a real GPU" OFF)
 option(PLACEBENCH_ENABLE_WERROR "Treat compiler warnings as errors, host and nvcc's host compiler (.ci/run turns it on)" OFF)
+# Hardening builds (docs/testing.md). Sanitizers apply to every placebench target (libraries, tests, CLI):
+# a list of address, undefined (e.g. "address;undefined"); UB stops the program (-fno-sanitize-recover).
+set(PLACEBENCH_ENABLE_SANITIZERS "" CACHE STRING "Sanitizers for every target: a list of address, undefined (empty: none)")
+foreach(_san IN LISTS PLACEBENCH_ENABLE_SANITIZERS)
+  if(NOT _san MATCHES "^(address|undefined)$")
+    message(FATAL_ERROR "PLACEBENCH_ENABLE_SANITIZERS=${PLACEBENCH_ENABLE_SANITIZERS}: '${_san}' is not one of "
+                        "address, undefined; give a list such as \"address;undefined\"")
+  endif()
+endforeach()
+# Fuzzing: tests/fuzz's targets as libFuzzer binaries, everything instrumented for coverage. Needs clang;
+# without the option the same targets are plain executables that replay their inputs (label fuzz-regression).
+option(PLACEBENCH_ENABLE_FUZZING "Build the fuzz targets with clang's libFuzzer (tests/fuzz; needs clang)" OFF)
+if(PLACEBENCH_ENABLE_FUZZING)
+  if(NOT CMAKE_CXX_COMPILER_ID MATCHES "Clang")
+    message(FATAL_ERROR "PLACEBENCH_ENABLE_FUZZING=ON needs clang (libFuzzer), but the C++ compiler is "
+                        "${CMAKE_CXX_COMPILER_ID} ${CMAKE_CXX_COMPILER}: configure a new build folder with "
+                        "-DCMAKE_CXX_COMPILER=clang++ -DCMAKE_C_COMPILER=clang (apt: clang libclang-rt-14-dev), "
+                        "or turn the option off")
+  endif()
+  if(NOT PLACEBENCH_ENABLE_SANITIZERS)
+    set(PLACEBENCH_ENABLE_SANITIZERS "address;undefined" CACHE STRING "" FORCE)
+    message(STATUS "PLACEBENCH_ENABLE_FUZZING: sanitizers address;undefined (PLACEBENCH_ENABLE_SANITIZERS)")
+  endif()
+endif()
 option(PLACEBENCH_ENABLE_NUMA_VM_TESTING "Register tests that boot a multi-NUMA QEMU guest (label numa-vm)" ON)
 
 # CUDA architectures: SASS for Hopper (sm_90) plus compute_75 PTX as the portable JIT fallback.

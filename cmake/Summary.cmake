@@ -8,5 +8,6 @@ message(STATUS "  NCCL backend    : ${PLACEBENCH_HAVE_NCCL} (requested ${PLACEBE
 message(STATUS "  MPI backend     : ${PLACEBENCH_HAVE_MPI} (requested ${PLACEBENCH_ENABLE_MPI}; ${MPI_C_VERSION})")
 message(STATUS "  tests           : ${PLACEBENCH_ENABLE_TESTING} (device tests ${PLACEBENCH_ENABLE_DEVICE_TESTING}, numa-vm tests ${PLACEBENCH_ENABLE_NUMA_VM_TESTING})")
 message(STATUS "  benchmarks      : ${PLACEBENCH_ENABLE_BENCHMARKS}")
+message(STATUS "  sanitizers      : ${PLACEBENCH_ENABLE_SANITIZERS} (fuzzing with libFuzzer ${PLACEBENCH_ENABLE_FUZZING})")
 message(STATUS "  warnings        : errors ${PLACEBENCH_ENABLE_WERROR} (-Wshadow -Wconversion -Wold-style-cast -Woverloaded-virtual)")
 message(STATUS "")

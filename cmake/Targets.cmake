@@ -10,6 +10,27 @@ target_compile_options(placebench_flags INTERFACE
   $<$<AND:$<BOOL:${PLACEBENCH_ENABLE_WERROR}>,$<COMPILE_LANGUAGE:CXX>>:-Werror>
   $<$<AND:$<BOOL:${PLACEBENCH_ENABLE_WERROR}>,$<COMPILE_LANGUAGE:CUDA>>:-Xcompiler=-Werror --Werror=all-warnings>
   $<$<AND:$<COMPILE_LANGUAGE:CXX>,$<STREQUAL:${CMAKE_SYSTEM_PROCESSOR},x86_64>>:-march=x86-64-v2>)
+# PLACEBENCH_ENABLE_SANITIZERS / _FUZZING (cmake/Options.cmake): host code only (nvcc is off in those builds).
+if(PLACEBENCH_ENABLE_SANITIZERS)
+  list(JOIN PLACEBENCH_ENABLE_SANITIZERS "," _sanitizers)
+  set(_sanitize_flags -fsanitize=${_sanitizers} -fno-omit-frame-pointer)
+  if("undefined" IN_LIST PLACEBENCH_ENABLE_SANITIZERS)
+    list(APPEND _sanitize_flags -fno-sanitize-recover=undefined)
+  endif()
+  target_compile_options(placebench_flags INTERFACE $<$<COMPILE_LANGUAGE:C,CXX>:${_sanitize_flags}>)
+  target_link_options(placebench_flags INTERFACE ${_sanitize_flags})
+  # hwloc dlopens its PCI plugin, which loads libpciaccess, and unloads both when the last topology is
+  # destroyed: libpciaccess's global state then looks leaked to LSan, allocated from frames of an unloaded
+  # module that no suppression can name (tests/sanitizers/lsan.supp). Linked in, it stays loaded and reachable.
+  find_library(PLACEBENCH_PCIACCESS_LIBRARY NAMES pciaccess libpciaccess.so.0)
+  if(PLACEBENCH_PCIACCESS_LIBRARY)
+    target_link_options(placebench_flags INTERFACE LINKER:--no-as-needed ${PLACEBENCH_PCIACCESS_LIBRARY} LINKER:--as-needed)
+  endif()
+endif()
+if(PLACEBENCH_ENABLE_FUZZING)
+  # Coverage for libFuzzer in every library; only the fuzz targets link libFuzzer itself (-fsanitize=fuzzer).
+  target_compile_options(placebench_flags INTERFACE $<$<COMPILE_LANGUAGE:C,CXX>:-fsanitize=fuzzer-no-link>)
+endif()
 target_compile_definitions(placebench_flags INTERFACE
   PLACEBENCH_HAVE_CUDA=$<BOOL:${PLACEBENCH_HAVE_CUDA}>
   PLACEBENCH_HAVE_NCCL=$<BOOL:${PLACEBENCH_HAVE_NCCL}>
@@ -52,6 +73,11 @@ function(placebench_add_tests dir)
     get_filename_component(_name ${src} NAME_WE)
     set(_target ${PROJECT_NAME}_${_name})
     add_executable(${_target} ${src})
+    # A module's own tests (no LABELS) make the target placebench_unit_tests (tests/CMakeLists.txt): what the
+    # sanitizer stage builds.
+    if(NOT ARG_LABELS)
+      set_property(GLOBAL APPEND PROPERTY PLACEBENCH_UNIT_TEST_TARGETS ${_target})
+    endif()
     target_link_libraries(${_target} PRIVATE ${ARG_LIBS} GTest::gtest GTest::gtest_main)
     target_include_directories(${_target} PRIVATE ${PROJECT_SOURCE_DIR}/tests/support)
     target_compile_definitions(${_target} PRIVATE

@@ -15,6 +15,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   qemu-system-x86 busybox-static cpio gzip iproute2
   python3 python3-venv chromium
+  clang libclang-rt-14-dev
 )
 
 missing=()
