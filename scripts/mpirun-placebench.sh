@@ -9,7 +9,8 @@
 #   --hostfile FILE       Open MPI host file ("node1 slots=8" per line)
 #   --hosts LIST          or hosts inline: node1:8,node2:8
 #   --npernode K          ranks per node (= the GPUs per node on GPU nodes)
-#   --arm ARM             placement arm passed to the subcommand (default local)
+#   --arm ARM             placement arm passed to the subcommand (collective, gang, staging, pipeline,
+#                         verify; default local); `run` takes its arms from its config, so none is passed
 #   --net CIDR|IF         network for MPI's TCP traffic and out-of-band channel (e.g. 10.0.0.0/24, ib0)
 #   --agent CMD           remote launch agent instead of ssh (Open MPI plm_rsh_agent)
 #   --env VAR[=VALUE]     forward (or set) one more variable (repeatable)
@@ -18,11 +19,15 @@
 #   --dry-run             print the command instead of running it
 # Environment: PLACEBENCH_BIN (default: build/placebench next to this script), PLACEBENCH_MPIRUN_ARGS
 # (extra mpirun arguments, split on spaces).
+# Ctrl-C (SIGINT) or SIGTERM to this script during `run` reaches the ranks as SIGUSR1: they stop after the
+# trial in hand, write the summary, and the script exits 130. (Open MPI's mpirun, given SIGINT itself,
+# kills the ranks a second later and exits 1; it forwards SIGUSR1 unchanged.)
 # Example: scripts/mpirun-placebench.sh --hosts gpu1:8,gpu2:8 --npernode 8 --arm local -- collective --sizes 8:256M:x2
+# (end of help)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 bin=${PLACEBENCH_BIN:-$here/../build/placebench}
-mpirun=mpirun np="" hostfile="" hosts="" npernode="" arm=local net="" agent="" oversub=0 dry=0
+mpirun=mpirun np="" hostfile="" hosts="" npernode="" arm="" net="" agent="" oversub=0 dry=0
 envs=()
 die() { echo "mpirun-placebench.sh: $*" >&2; exit 2; }
 while [[ $# -gt 0 ]]; do
@@ -39,7 +44,7 @@ while [[ $# -gt 0 ]]; do
     --mpirun) mpirun=${2:?}; shift 2 ;;
     --dry-run) dry=1; shift ;;
     --) shift; break ;;
-    -h|--help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,/^# (end of help)$/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) die "unknown option '$1'; see --help (placebench's own options go after --)" ;;
   esac
 done
@@ -68,6 +73,23 @@ for e in "${envs[@]}"; do args+=(-x "$e"); done
 # shellcheck disable=SC2206
 [[ -n "${PLACEBENCH_MPIRUN_ARGS:-}" ]] && args+=(${PLACEBENCH_MPIRUN_ARGS})
 sub=$1; shift
-args+=("$bin" "$sub" --arm "$arm" "$@")
+args+=("$bin" "$sub")
+if [[ "$sub" == run ]]; then
+  [[ -z "$arm" ]] || die "--arm: run takes its arms from its config (classes[].arms); drop --arm"
+else
+  args+=(--arm "${arm:-local}")
+fi
+args+=("$@")
 if ((dry)); then printf '%q ' "${args[@]}"; echo; exit 0; fi
-exec "${args[@]}"
+[[ "$sub" == run ]] || exec "${args[@]}"
+# run: mpirun in its own session (a terminal's Ctrl-C reaches this script only), each stop signal passed
+# on as SIGUSR1, and mpirun's status returned once it has ended (a wait cut short by a trap is resumed).
+setsid "${args[@]}" &
+pid=$!
+trap 'kill -USR1 "$pid" 2>/dev/null || true' INT TERM HUP
+status=0
+while :; do
+  wait "$pid" && status=0 || status=$?
+  kill -0 "$pid" 2>/dev/null || break
+done
+exit "$status"

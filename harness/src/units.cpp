@@ -22,9 +22,24 @@ std::string size_text(std::uint64_t bytes) {
   return fmt::format("{}{}", bytes, units[u]);
 }
 
+// Values longer than this are refused before a regex sees them (std::regex recurses per character and a
+// value of some 50,000 characters overflows the stack); no size or duration needs more than a few.
+constexpr std::size_t kMaxValueChars = 64;
+constexpr std::size_t kMaxSweepChars = 4096;
+
+// The value as an error message quotes it: at most 40 characters.
+std::string shown(const std::string& text) { return text.size() <= 40 ? text : text.substr(0, 40) + "..."; }
+
+void check_length(const std::string& text, const std::string& where, std::size_t max_chars, const char* what) {
+  if (text.size() > max_chars)
+    throw InputError(fmt::format("{}: {} '{}' is {} characters long; give at most {}", where, what, shown(text),
+                                 text.size(), max_chars));
+}
+
 }  // namespace
 
 std::uint64_t parse_size(const std::string& text, const std::string& where, std::uint64_t max_bytes) {
+  check_length(text, where, kMaxValueChars, "size");
   static const std::regex re(R"(^\s*([0-9]+(\.[0-9]+)?)\s*(([kKmMgGtT])(iB|B)?|B)?\s*$)");
   std::smatch m;
   if (!std::regex_match(text, m, re))
@@ -51,6 +66,7 @@ std::uint64_t parse_size(const std::string& text, const std::string& where, std:
 }
 
 double parse_duration_s(const std::string& text, const std::string& where) {
+  check_length(text, where, kMaxValueChars, "duration");
   static const std::regex re(R"(^\s*([0-9]+(\.[0-9]+)?)\s*(ns|us|ms|s|m|min|h)?\s*$)");
   std::smatch m;
   if (!std::regex_match(text, m, re))
@@ -74,6 +90,7 @@ double parse_duration_s(const std::string& text, const std::string& where, doubl
 }
 
 std::vector<std::uint64_t> parse_size_sweep(const std::string& text, const std::string& where, std::uint64_t max_bytes) {
+  check_length(text, where, kMaxSweepChars, "sweep");
   std::vector<std::uint64_t> sizes;
   static const std::regex range(R"(^([^:,]+):([^:,]+):x([0-9]+)$)");
   std::smatch m;

@@ -1,4 +1,6 @@
 #include <gtest/gtest.h>
+#include <functional>
+#include <vector>
 
 #include "placebench/harness/errors.h"
 #include "placebench/harness/units.h"
@@ -89,4 +91,23 @@ TEST(Units, BoundedDurations) {
   EXPECT_EQ(format_duration(600), "10m");
   EXPECT_EQ(format_duration(90), "90s");
   EXPECT_EQ(format_duration(kSecondsPerYear), "8760h");
+}
+
+// A value of 50,000 characters crashed std::regex (stack overflow; tests/fuzz/regressions/config and
+// decision); a long value is now refused by its length, with the value shortened in the message.
+TEST(Units, LongValuesAreRefusedByTheirLengthNotARegex) {
+  std::string long_size(50000, '1'), long_duration = std::string(50000, '9') + "s";
+  for (const auto& call : std::vector<std::function<void()>>{
+           [&] { parse_size(long_size, "--bytes"); },
+           [&] { parse_duration_s(long_duration, "--deadline"); },
+           [&] { parse_size_sweep(long_size, "--sizes"); }}) {
+    try {
+      call();
+      FAIL() << "accepted a value of 50,000 characters";
+    } catch (const placebench::harness::InputError& e) {
+      std::string what = e.what();
+      EXPECT_NE(what.find("characters long"), std::string::npos) << what;
+      EXPECT_LT(what.size(), 200u) << what;
+    }
+  }
 }

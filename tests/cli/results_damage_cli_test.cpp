@@ -240,7 +240,12 @@ TEST(ResultsDamageCli, DecideAndCostNameTheDamagedFile) {
   spit(gang, R"({"ranks": [], "stranded_gpu_s": 12.5, "outcome": 7})");
   EXPECT_EQ(pb({"cost", "--from", gang}).exit_code, 0);  // outcome is informative only
   spit(gang, R"({"ranks": [], "stranded_gpu_s": "x"})");
-  expect_one_line_error(pb({"cost", "--from", gang}), "stranded_gpu_s: expected a number >= 0", "cost");
+  expect_one_line_error(pb({"cost", "--from", gang}), "stranded_gpu_s: expected a number from 0 to 3.2e13", "cost");
+  spit(gang, R"({"ranks": [], "stranded_gpu_s": 1e308})");  // two of them would sum to inf
+  expect_one_line_error(pb({"cost", "--from", gang}), "stranded_gpu_s: expected a number from 0 to 3.2e13", "cost 1e308");
+  spit(gang, R"({"ranks": [], "stranded_gpu_s": 1e400})");  // no double: nlohmann's out_of_range, not exit 1
+  expect_one_line_error(pb({"cost", "--from", gang}), "pb-damage-gang.json:1: not valid JSON (number 1e400 is out of range",
+                        "cost 1e400");
 }
 
 TEST(ResultsDamageCli, OutOfRangeNumbersAreOneLineErrorsNamingFileAndLine) {
@@ -286,6 +291,9 @@ TEST(ResultsDamageCli, ImpossibleValuesInSummaryAndTrialsAreRefused) {
        "trials.jsonl:3: step_ns[0]: expected a number of ns > 0 and <= 1e+15, got 0"},
       {"step 1.5e300", [](const std::string& d) { edit_trial(d, 2, [](json& t) { t["step_ns"][1] = 1.5e300; }); },
        "trials.jsonl:3: step_ns[1]: expected a number of ns > 0 and <= 1e+15, got 1.5e+300"},
+      // A round of a two-arm class has positions 0 and 1 only.
+      {"position 77", [](const std::string& d) { edit_trial(d, 2, [](json& t) { t["position"] = 77; }); },
+       "trials.jsonl:3: position: expected a whole number in [0, 1], got 77"},
   };
   for (const auto& c : cases) {
     std::string dir = copy_run("impossible");

@@ -126,3 +126,22 @@ TEST(RunConfigChecks, KeysThatWouldBeIgnoredOrRepeatedAreRefused) {
     EXPECT_FALSE(std::filesystem::exists(out + "/trials.jsonl")) << c.name << ": a trial was measured";
   }
 }
+
+// memory: hostalloc is cudaHostAlloc: with backend auto on a node without a usable CUDA device the class
+// would silently run the host backend and measure something else (issue 15): refused before anything runs.
+TEST(RunConfigChecks, HostallocWithBackendAutoNeedsAUsableCudaDevice) {
+  if (placebench::kernels::query_device_runtime().usable()) GTEST_SKIP() << "this node has a usable CUDA device";
+  std::string config = write_whole_config(
+      "hostalloc-auto",
+      "experiment:\n  rounds: {min: 2, max: 2}\nclasses:\n  - name: h2d\n"
+      "    workload: {type: staging, backend: auto, memory: hostalloc, bytes: 4K, copies: 1}\n"
+      "    arms: {baseline: local, compare: [unpinned]}\n");
+  std::string out = ::testing::TempDir() + "/pb-run-checks-out-hostalloc-auto";
+  std::filesystem::remove_all(out);
+  auto r = run_command({placebench_binary(), "run", "--config", config, "--out", out}, 60);
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("class h2d: workload.memory hostalloc: backend auto finds no usable CUDA device"), std::string::npos)
+      << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(out)) << "a run directory was made";
+}

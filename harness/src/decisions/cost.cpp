@@ -24,8 +24,10 @@ bool take_incident(const json& obj, const std::string& where, std::vector<GangIn
   if (!obj.contains("stranded_gpu_s") && obj.contains("summary") && obj["summary"].is_object()) holder = &obj["summary"];
   if (!holder->contains("stranded_gpu_s")) return false;
   const json& v = (*holder)["stranded_gpu_s"];
-  if (!v.is_number() || v.get<double>() < 0)
-    throw InputError(fmt::format("{}: stranded_gpu_s: expected a number >= 0 (GPU-seconds), got {}; restore the file, or "
+  // At most a year of a million GPUs: beyond that a sum of incidents could reach inf.
+  constexpr double kMaxStrandedGpuS = 1e6 * 365.0 * 86400.0;
+  if (!v.is_number() || !(v.get<double>() >= 0 && v.get<double>() <= kMaxStrandedGpuS))
+    throw InputError(fmt::format("{}: stranded_gpu_s: expected a number from 0 to 3.2e13 (GPU-seconds), got {}; restore the file, or "
                                  "write it again with `placebench gang --json`", where, v.dump()));
   // outcome: the holder's, else the record's; informative only, so a non-string one is left out.
   std::string outcome;
@@ -38,7 +40,7 @@ bool take_incident(const json& obj, const std::string& where, std::vector<GangIn
 json parse_or_throw(const std::string& text, const std::string& where) {
   try {
     return json::parse(text);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {
     JsonSyntaxProblem p = json_syntax_problem(text, e);
     throw InputError(fmt::format("{}:{}: not valid JSON ({}); restore it, or give --from another file (a run directory "
                                  "or `placebench gang --json` output)", where, p.line, p.why));
@@ -58,7 +60,7 @@ void read_jsonl(const fs::path& path, std::vector<GangIncident>& out) {
     json j;
     try {
       j = json::parse(line);
-    } catch (const json::parse_error&) {
+    } catch (const json::exception&) {
       if (pos >= text.size()) break;  // a truncated last line (a run killed mid-write) is skipped, as the runner does
       throw InputError(fmt::format("{}:{}: not valid JSON (only the last line may be cut short); remove that line by "
                                    "hand to read the rest", path.string(), n));

@@ -151,10 +151,16 @@ void check_classes_runnable(const ExperimentConfig& config, const Inventory& inv
       plan_arms(inv, cls.plan_request(cls.arms()));
       if (cls.workload.type == "staging") {
         check_staging_memory(cls.workload.bytes, cls.workload.direction, "workload.bytes");
-        if (cls.workload.backend == "cuda") {
+        bool needs_cuda = cls.workload.backend == "cuda";
+        bool hostalloc = cls.workload.memory == HostMemory::kHostAlloc;
+        if (needs_cuda || (hostalloc && cls.workload.backend == "auto")) {
           kernels::DeviceRuntime rt = kernels::query_device_runtime();
-          if (!rt.usable())
+          if (!rt.usable() && needs_cuda)
             throw InputError("workload.backend cuda: no usable CUDA device (" + rt.status + "); use backend auto or host");
+          // auto falls back to the host backend here, where hostalloc (cudaHostAlloc) would not be what is measured.
+          if (!rt.usable())
+            throw InputError("workload.memory hostalloc: backend auto finds no usable CUDA device (" + rt.status +
+                             ") and hostalloc is cudaHostAlloc; use memory pinned or pageable on this node");
         }
       }
       check_pipeline_class(inv, config, cls);

@@ -155,7 +155,7 @@ void read_steps_and_summary(const Checker& c, const json& t, const ClassConfig* 
     if (value.is_number()) r.summary[key] = value.get<double>();
 }
 
-void read_flags_and_placement(const Checker& c, const json& t, TrialRecord& r) {
+void read_flags_and_placement(const Checker& c, const json& t, const ClassConfig* k, TrialRecord& r) {
   c.optional(t, "flags", [&] {
     const json& flags = c.list(t, "", "flags");
     for (std::size_t i = 0; i < flags.size(); ++i) {
@@ -163,7 +163,9 @@ void read_flags_and_placement(const Checker& c, const json& t, TrialRecord& r) {
       r.flags.push_back(flags[i].get<std::string>());
     }
   });
-  c.optional(t, "position", [&] { r.position = static_cast<int>(c.integer(t, "", "position", 0, kMaxInt)); });
+  // The trial's place in its round's order: 0 .. (the class's arms - 1) when the config is known.
+  const long long last_position = k ? static_cast<long long>(k->arms().size()) - 1 : kMaxInt;
+  c.optional(t, "position", [&] { r.position = static_cast<int>(c.integer(t, "", "position", 0, last_position)); });
   c.optional(t, "placement", [&] {
     const json& p = c.object(t, "", "placement");
     c.optional(p, "status", [&] { r.placement_status = c.text(p, "placement", "status"); });
@@ -180,7 +182,7 @@ TrialRecord check_trial(const Checker& c, json t, const std::optional<Experiment
   const ClassConfig* k = trial_class(c, t, r.class_name, r.arm, cfg);
   r.round = static_cast<int>(c.integer(t, "", "round", 0, cfg ? cfg->max_rounds - 1 : kMaxInt));
   read_steps_and_summary(c, t, k, r);
-  read_flags_and_placement(c, t, r);
+  read_flags_and_placement(c, t, k, r);
   auto [it, fresh] = seen.emplace(TrialSlots::key_type{r.class_name, r.round, r.arm}, line_no);
   if (!fresh)
     c.fail("", fmt::format("repeats the trial of class {}, round {}, arm {} of line {}", describe(t["class"]), r.round,
