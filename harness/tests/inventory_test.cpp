@@ -315,3 +315,12 @@ TEST(XmlLoadProbe, ChildAnswersLoadedOrRefused) {
   EXPECT_EQ(run_in_child_first([]() -> bool { throw std::runtime_error("x"); }, "x.xml", std::chrono::seconds(20)),
             ProbeResult::kLoadFailed);
 }
+
+TEST(Inventory, OsDeviceIndexTooLargeForAnIntIsUnknownNotAnError) {
+  // "cuda" + 20 digits: the GPU keeps its place by PCI bus order instead of throwing std::out_of_range.
+  std::string text = edited("2s2n-4gpu.xml", "name=\"cuda0\"", "name=\"cuda99999999999999999999\"");
+  Inventory inv = load(write_temp("big-cuda-index.xml", text));
+  ASSERT_EQ(inv.gpus.size(), 4u);
+  EXPECT_EQ(inv.gpus[3].os_devices, std::vector<std::string>{"cuda99999999999999999999"});
+  EXPECT_EQ(inv.gpus[3].pci_bus_id, "0000:17:00.0");
+}

@@ -2,9 +2,9 @@
 #include "placebench/harness/topology/inventory.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cstring>
 #include <map>
-#include <regex>
 
 namespace placebench::harness {
 namespace {
@@ -59,9 +59,14 @@ bool is_nvidia_gpu_osdev(hwloc_obj_t o) {
   return false;
 }
 
+// The index at the end of an OS device name ("cuda3" -> 3); -1 when there is none or it does not fit
+// an int (a name from a file can hold anything).
 int trailing_number(const std::string& s) {
-  std::smatch m;
-  return std::regex_search(s, m, std::regex("([0-9]+)$")) ? std::stoi(m[1].str()) : -1;
+  std::size_t start = s.find_last_not_of("0123456789") + 1;  // npos + 1 == 0: all digits
+  int v = -1;
+  if (start >= s.size()) return -1;
+  auto [end, ec] = std::from_chars(s.data() + start, s.data() + s.size(), v);
+  return ec == std::errc() && end == s.data() + s.size() ? v : -1;
 }
 
 struct GpuCandidate {
