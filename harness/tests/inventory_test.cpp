@@ -264,10 +264,11 @@ TEST(TopologyXmlCheck, MemoryOnlyNumaNodeIsLegal) {
   ASSERT_EQ(inv.numa_nodes.size(), 3u);
   EXPECT_EQ(inv.numa_nodes[2].os_index, 2u);
   EXPECT_EQ(inv.numa_nodes[2].memory_bytes, 128ull << 30);
-  // hwloc gives a memory node the CPUs of the object it hangs from (here the Machine's), and every object
-  // below that object has it as a local node too.
+  // hwloc gives a memory node the CPUs of the object it hangs from (here the Machine's), and puts it in
+  // the nodeset of every object below: the GPUs keep the node attached to their package.
   EXPECT_EQ(inv.numa_nodes[2].cpus, "0-7");
-  EXPECT_EQ(inv.gpus.size(), 4u);
+  EXPECT_EQ(gpu_nodes(inv), (std::vector<int>{0, 0, 1, 1}));
+  for (const auto& n : inv.notes) EXPECT_EQ(n.find("NUMA node is unknown"), std::string::npos) << n;
 }
 
 TEST(TopologyXmlCheck, GpuAboveSeveralNodesHasAnUnknownNode) {

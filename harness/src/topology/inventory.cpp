@@ -39,14 +39,34 @@ hwloc_obj_t pci_parent(hwloc_obj_t osdev) {
   return nullptr;
 }
 
-// NUMA node and local CPUs of an I/O object: those of its closest non-I/O ancestor.
+// The NUMA nodes attached to obj itself (its memory children, through memory-side caches).
+void attached_nodes(hwloc_obj_t obj, std::vector<hwloc_obj_t>& out) {
+  for (hwloc_obj_t m = obj->memory_first_child; m; m = m->next_sibling) {
+    if (m->type == HWLOC_OBJ_NUMANODE) out.push_back(m);
+    else attached_nodes(m, out);
+  }
+}
+
+// NUMA node and local CPUs of an I/O object: those of its closest non-I/O ancestor. The ancestor's
+// nodeset also holds nodes attached above it (a CPU-less CXL or HBM node hanging from the Machine is
+// local to every package), so with several, the one attached to the ancestor itself is the node; if
+// several are attached there, the one without a subtype (plain DRAM beside "HBM" or "CXL" memory).
 void locality(hwloc_topology_t topo, hwloc_obj_t io, int& numa_node, std::string& local_cpus) {
   hwloc_obj_t anc = hwloc_get_non_io_ancestor_obj(topo, io);
   numa_node = -1;
   local_cpus.clear();
   if (!anc) return;
   local_cpus = list_string(anc->cpuset);
-  if (anc->nodeset && hwloc_bitmap_weight(anc->nodeset) == 1) numa_node = hwloc_bitmap_first(anc->nodeset);
+  if (!anc->nodeset) return;
+  if (hwloc_bitmap_weight(anc->nodeset) == 1) {
+    numa_node = hwloc_bitmap_first(anc->nodeset);
+    return;
+  }
+  std::vector<hwloc_obj_t> nodes;
+  attached_nodes(anc, nodes);
+  if (nodes.size() > 1)
+    nodes.erase(std::remove_if(nodes.begin(), nodes.end(), [](hwloc_obj_t n) { return n->subtype != nullptr; }), nodes.end());
+  if (nodes.size() == 1) numa_node = static_cast<int>(nodes.front()->os_index);
 }
 
 bool is_nvidia_gpu_osdev(hwloc_obj_t o) {
