@@ -187,6 +187,7 @@ TEST(TopologyXmlCheck, BadFixturesNameTheLineAndTheAttribute) {
       {"negative-memory.xml", ":8: <object type=\"NUMANode\"> attribute local_memory=\"-5\" is not a size in bytes"},
       {"memory-not-a-number.xml", ":8: <object type=\"NUMANode\"> attribute local_memory=\"24GiB\" is not a size"},
       {"truncated.xml", ":12: the file ends before <object> opened at line 7 is closed"},
+      {"cores-out-of-order.xml", ":12: <object type=\"Core\"> complete_cpuset=\"0x00000001\" comes after a sibling with higher CPUs (line 9)"},
   };
   for (const Case& c : cases) {
     std::string path = own_topology("bad/" + c.file);

@@ -147,7 +147,7 @@ TEST(TopoCli, BadTopologyFixturesAreOneLineAndExitTwoForTopoAndPlan) {
       EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
     }
   }
-  EXPECT_GE(fixtures, 7);
+  EXPECT_GE(fixtures, 8);
 }
 
 // The crash reproducer of issue 15: hwloc 2.9's loader (and lstopo) SEGV on it.

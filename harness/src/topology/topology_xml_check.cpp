@@ -303,6 +303,8 @@ class Checker {
     }
     numa_node(e, v);
     Bitmap siblings(hwloc_bitmap_alloc(), hwloc_bitmap_free);  // union of the normal children's cpusets
+    Bitmap previous(nullptr, hwloc_bitmap_free);                 // the last normal child's
+    int previous_line = 0;
     bool in_objects = false;
     for (const xml::Element& child : e.children) {
       if (child.name != "object") {
@@ -314,15 +316,22 @@ class Checker {
       }
       in_objects = true;
       object(child, &v);
-      if (major_ >= 2 && v.kind == Kind::kNormal && child.attrs.front().name == "type") {
-        ObjectView cv = type_of(child, false);
-        if (cv.kind != Kind::kNormal) continue;
-        Bitmap cs = read_bitmap(child.find("complete_cpuset")->value);
+      if (v.kind == Kind::kNormal) {  // v2, and v1 files where they have sets
+        const xml::Attribute* complete = child.find("complete_cpuset");
+        if (type_of(child, false).kind != Kind::kNormal || !complete) continue;
+        Bitmap cs = read_bitmap(complete->value);
         if (hwloc_bitmap_intersects(cs.get(), siblings.get()))
           fail(child.line, where(child) + " complete_cpuset=" + quoted(child.find("complete_cpuset")->value) +
                                " overlaps a sibling's under " + where(e) + " at line " + std::to_string(e.line),
                "the CPU-side children of an object split its CPUs; " + kExportFix);
+        // hwloc reorders them with a multi-line "out-of-order XML topology" report on stderr.
+        if (previous && hwloc_bitmap_compare_first(cs.get(), previous.get()) < 0)
+          fail(child.line, where(child) + " complete_cpuset=" + quoted(child.find("complete_cpuset")->value) +
+                               " comes after a sibling with higher CPUs (line " + std::to_string(previous_line) + ")",
+               "hwloc writes the CPU-side children of an object in CPU order: " + kExportFix);
         hwloc_bitmap_or(siblings.get(), siblings.get(), cs.get());
+        previous = std::move(cs);
+        previous_line = child.line;
       }
     }
   }
