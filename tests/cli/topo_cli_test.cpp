@@ -101,6 +101,7 @@ TEST(TopoCli, BadInputIsOneLineAndExitTwo) {
   std::string dir = ::testing::TempDir();
   std::ofstream(dir + "/notxml.xml") << "just text\n";
   std::ofstream(dir + "/v3.xml") << "<?xml version=\"1.0\"?>\n<topology version=\"3.0\"></topology>\n";
+  std::filesystem::create_directories(dir + "/adir.xml");
   struct Case {
     std::vector<std::string> args;
     std::string must_contain;
@@ -109,6 +110,8 @@ TEST(TopoCli, BadInputIsOneLineAndExitTwo) {
       {{"topo", "--topology", dir + "/missing.xml"}, dir + "/missing.xml"},
       {{"topo", "--topology", dir + "/notxml.xml"}, "not an hwloc topology XML"},
       {{"topo", "--topology", dir + "/v3.xml"}, "version 3.0"},
+      {{"topo", "--topology", dir + "/adir.xml"}, dir + "/adir.xml: is a directory"},
+      {{"plan", "--topology", dir + "/notxml.xml"}, "not an hwloc topology XML"},
       {{"topo", "--bogus"}, "--bogus"},
       {{"topo", "--pci-gpus", "maybe"}, "--pci-gpus"},
       {{"topo", "--topology", "x.xml", "--export", "y.xml"}, "--export"},
@@ -124,6 +127,38 @@ TEST(TopoCli, BadInputIsOneLineAndExitTwo) {
     EXPECT_NE(r.err.find(c.must_contain), std::string::npos) << r.err;
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
   }
+}
+
+// Issue 15: every bad topology fixture (a loader crash, a 20-digit version, a duplicate NUMA os_index, a
+// set that is no bitmap, negative and non-numeric sizes, a truncated file) is exit 2 and one line naming
+// the file, for `topo` and for `plan`.
+TEST(TopoCli, BadTopologyFixturesAreOneLineAndExitTwoForTopoAndPlan) {
+  std::string dir = own_topology("bad");
+  int fixtures = 0;
+  for (const auto& e : std::filesystem::directory_iterator(dir)) {
+    if (e.path().extension() != ".xml") continue;
+    std::string path = e.path().string();
+    ++fixtures;
+    for (const char* command : {"topo", "plan"}) {
+      auto r = run_command({placebench_binary(), command, "--topology", path});
+      EXPECT_EQ(r.exit_code, 2) << command << " " << path << ": " << r.err;
+      EXPECT_TRUE(r.out.empty()) << r.out;
+      EXPECT_EQ(r.err.rfind("placebench: " + path + ":", 0), 0u) << r.err;
+      EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    }
+  }
+  EXPECT_GE(fixtures, 8);
+}
+
+// The crash reproducer of issue 15: hwloc 2.9's loader (and lstopo) SEGV on it.
+TEST(TopoCli, MissingCompleteCpusetIsRefusedNotACrash) {
+  std::string path = own_topology("bad/no-complete-cpuset.xml");
+  auto r = run_command({placebench_binary(), "topo", "--topology", path});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_EQ(r.err, "placebench: " + path + ":9: <object type=\"Core\"> has no complete_cpuset attribute (hwloc 2 needs "
+                   "cpuset, complete_cpuset, nodeset and complete_nodeset on every normal and memory object; without them "
+                   "its loader crashes); correct it, or export the topology again with `placebench topo --export FILE.xml` "
+                   "or hwloc 2's `lstopo FILE.xml`\n");
 }
 
 TEST(TopoCli, VersionNamesEveryLibrary) {

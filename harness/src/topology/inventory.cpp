@@ -2,9 +2,9 @@
 #include "placebench/harness/topology/inventory.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cstring>
 #include <map>
-#include <regex>
 
 namespace placebench::harness {
 namespace {
@@ -39,14 +39,34 @@ hwloc_obj_t pci_parent(hwloc_obj_t osdev) {
   return nullptr;
 }
 
-// NUMA node and local CPUs of an I/O object: those of its closest non-I/O ancestor.
+// The NUMA nodes attached to obj itself (its memory children, through memory-side caches).
+void attached_nodes(hwloc_obj_t obj, std::vector<hwloc_obj_t>& out) {
+  for (hwloc_obj_t m = obj->memory_first_child; m; m = m->next_sibling) {
+    if (m->type == HWLOC_OBJ_NUMANODE) out.push_back(m);
+    else attached_nodes(m, out);
+  }
+}
+
+// NUMA node and local CPUs of an I/O object: those of its closest non-I/O ancestor. The ancestor's
+// nodeset also holds nodes attached above it (a CPU-less CXL or HBM node hanging from the Machine is
+// local to every package), so with several, the one attached to the ancestor itself is the node; if
+// several are attached there, the one without a subtype (plain DRAM beside "HBM" or "CXL" memory).
 void locality(hwloc_topology_t topo, hwloc_obj_t io, int& numa_node, std::string& local_cpus) {
   hwloc_obj_t anc = hwloc_get_non_io_ancestor_obj(topo, io);
   numa_node = -1;
   local_cpus.clear();
   if (!anc) return;
   local_cpus = list_string(anc->cpuset);
-  if (anc->nodeset && hwloc_bitmap_weight(anc->nodeset) == 1) numa_node = hwloc_bitmap_first(anc->nodeset);
+  if (!anc->nodeset) return;
+  if (hwloc_bitmap_weight(anc->nodeset) == 1) {
+    numa_node = hwloc_bitmap_first(anc->nodeset);
+    return;
+  }
+  std::vector<hwloc_obj_t> nodes;
+  attached_nodes(anc, nodes);
+  if (nodes.size() > 1)
+    nodes.erase(std::remove_if(nodes.begin(), nodes.end(), [](hwloc_obj_t n) { return n->subtype != nullptr; }), nodes.end());
+  if (nodes.size() == 1) numa_node = static_cast<int>(nodes.front()->os_index);
 }
 
 bool is_nvidia_gpu_osdev(hwloc_obj_t o) {
@@ -59,9 +79,14 @@ bool is_nvidia_gpu_osdev(hwloc_obj_t o) {
   return false;
 }
 
+// The index at the end of an OS device name ("cuda3" -> 3); -1 when there is none or it does not fit
+// an int (a name from a file can hold anything).
 int trailing_number(const std::string& s) {
-  std::smatch m;
-  return std::regex_search(s, m, std::regex("([0-9]+)$")) ? std::stoi(m[1].str()) : -1;
+  std::size_t start = s.find_last_not_of("0123456789") + 1;  // npos + 1 == 0: all digits
+  int v = -1;
+  if (start >= s.size()) return -1;
+  auto [end, ec] = std::from_chars(s.data() + start, s.data() + s.size(), v);
+  return ec == std::errc() && end == s.data() + s.size() ? v : -1;
 }
 
 struct GpuCandidate {

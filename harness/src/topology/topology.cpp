@@ -4,11 +4,12 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
-#include <regex>
-#include <sstream>
+#include <filesystem>
 #include <stdexcept>
 
 #include "placebench/harness/errors.h"
+#include "placebench/harness/topology/topology_xml_check.h"
+#include "placebench/harness/topology/xml_load_probe.h"
 
 namespace placebench::harness {
 namespace {
@@ -23,32 +24,27 @@ hwloc_topology_t init_with_io() {
   return topo;
 }
 
-// Reads enough of the file to say what is wrong with it before hwloc does (hwloc's own messages
-// are multi-line and do not name the file).
-void precheck_xml(const std::string& path) {
+// The whole file, for the check and for hwloc (one read: what is checked is what hwloc loads).
+std::string read_topology_file(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw InputError(path + ": is a directory, not a topology file; give an hwloc XML file saved with "
+                     "`placebench topo --export FILE.xml` or `lstopo FILE.xml`");
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     throw InputError(path + ": cannot open topology file (" + std::strerror(errno) +
                      "); give an hwloc XML file saved with `placebench topo --export FILE.xml` or `lstopo FILE.xml`");
   }
-  std::string head(4096, '\0');
-  in.read(head.data(), static_cast<std::streamsize>(head.size()));
-  head.resize(static_cast<size_t>(in.gcount()));
-  std::smatch m;
-  if (!std::regex_search(head, m, std::regex("<topology(\\s[^>]*)?>"))) {
-    throw InputError(path + ": not an hwloc topology XML (no <topology> element in the first 4 KiB); "
-                     "save one with `placebench topo --export FILE.xml` or `lstopo FILE.xml`");
+  std::string text;
+  char buf[1 << 16];
+  while (in.read(buf, sizeof buf) || in.gcount() > 0) {
+    text.append(buf, static_cast<size_t>(in.gcount()));
+    if (text.size() > kMaxTopologyXmlBytes)
+      throw InputError(path + ": larger than " + std::to_string(kMaxTopologyXmlBytes >> 20) +
+                       " MiB, far more than any machine's topology XML; give the file saved by `placebench topo --export`");
   }
-  std::smatch v;
-  std::string attrs = m[1].str();
-  if (std::regex_search(attrs, v, std::regex("version=\"([0-9]+)(\\.[0-9]+)?\""))) {
-    int major = std::stoi(v[1].str());
-    if (major > 2) {  // hwloc 2.x reads XML v1 and v2 only
-      throw InputError(path + ": hwloc XML version " + v[1].str() + v[2].str() + " is newer than this hwloc (" +
-                       hwloc_runtime_version() + ") reads; export it as v2 (`lstopo --export-xml-flags v2 FILE.xml` "
-                       "with hwloc 3) or with hwloc 2.x");
-    }
-  }
+  if (in.bad()) throw InputError(path + ": cannot read topology file (" + std::strerror(errno) + "); check the file");
+  return text;
 }
 
 }  // namespace
@@ -92,15 +88,24 @@ Topology Topology::load_live() {
 }
 
 Topology Topology::load_file(const std::string& path) {
-  precheck_xml(path);
+  std::string text = read_topology_file(path);
+  check_topology_xml(text, path);
   hwloc_topology_t topo = init_with_io();
-  if (hwloc_topology_set_xml(topo, path.c_str()) != 0) {
+  if (hwloc_topology_set_xmlbuffer(topo, text.c_str(), static_cast<int>(text.size() + 1)) != 0) {
     std::string why = std::strerror(errno);
     hwloc_topology_destroy(topo);
     throw InputError(path + ": hwloc cannot use this XML file (" + why + "); check that it is complete hwloc XML");
   }
-  if (hwloc_topology_load(topo) != 0) {
-    std::string why = std::strerror(errno);
+  // A child loads it first: a loader crash there is an InputError, not a crash of this process.
+  ProbeResult probe = ProbeResult::kNotRun;
+  try {
+    probe = run_in_child_first([topo] { return hwloc_topology_load(topo) == 0; }, path, kXmlLoadDeadline);
+  } catch (...) {
+    hwloc_topology_destroy(topo);
+    throw;
+  }
+  if (probe == ProbeResult::kLoadFailed || hwloc_topology_load(topo) != 0) {
+    std::string why = probe == ProbeResult::kLoadFailed ? "refused by hwloc" : std::strerror(errno);
     hwloc_topology_destroy(topo);
     throw InputError(path + ": hwloc " + hwloc_runtime_version() + " could not load this XML (" + why +
                      "); it is malformed or truncated: export it again with `placebench topo --export`");

@@ -11,8 +11,10 @@ namespace placebench::harness {
 class Topology {
  public:
   static Topology load_live();
-  // Throws InputError (one line: the file and the reason) for a missing file, a file that is not hwloc
-  // XML, or an XML version this hwloc cannot read.
+  // Throws InputError (one line: the file, the line and the reason) for a missing file, a file that is
+  // not hwloc XML or breaks what hwloc 2 requires (check_topology_xml, topology_xml_check.h), an XML
+  // version this hwloc cannot read, and a file hwloc's loader crashes on: it is loaded in a forked
+  // child first (run_in_child_first, xml_load_probe.h). Safe on arbitrary bytes; the fuzz target.
   static Topology load_file(const std::string& path);
 
   Topology(Topology&& other) noexcept;
