@@ -36,7 +36,15 @@ void check_sysfs(GpuInfo& gpu, const std::string& sysfs_root) {
     gpu.notes.push_back("sysfs has no " + dir + "/numa_node");
     return;
   }
-  int sysfs_node = std::stoi(node_text);
+  // sysfs writes a small integer (-1 when the firmware gives no proximity); anything else is noted, not trusted.
+  char* end = nullptr;
+  long parsed = std::strtol(node_text.c_str(), &end, 10);
+  if (end == node_text.c_str() || *end != '\0' || parsed < -1 || parsed > 4095) {
+    gpu.notes.push_back("sysfs " + dir + "/numa_node holds '" + node_text + "', not a NUMA node; hwloc says " +
+                        std::to_string(gpu.numa_node));
+    return;
+  }
+  int sysfs_node = static_cast<int>(parsed);
   if (sysfs_node < 0) {
     gpu.notes.push_back("sysfs numa_node is -1 (firmware gives no PCIe proximity); hwloc says " +
                         std::to_string(gpu.numa_node));

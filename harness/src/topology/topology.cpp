@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <stdexcept>
 
+#include "placebench/harness/atomic_file.h"
 #include "placebench/harness/errors.h"
 #include "placebench/harness/topology/topology_xml_check.h"
 #include "placebench/harness/topology/xml_load_probe.h"
@@ -114,9 +115,19 @@ Topology Topology::load_file(const std::string& path) {
 }
 
 void Topology::export_xml(const std::string& path) const {
-  if (hwloc_topology_export_xml(topo_, path.c_str(), 0) != 0)
-    throw InputError(path + ": cannot write the topology XML (" + std::strerror(errno) +
-                     "); name a file in an existing, writable directory");
+  // Exported to memory, then written by the one atomic writer: a full disk or a kill leaves the old file
+  // (or none), never half an XML that a later --topology would refuse.
+  char* buffer = nullptr;
+  int length = 0;
+  if (hwloc_topology_export_xmlbuffer(topo_, &buffer, &length, 0) != 0 || !buffer)
+    throw std::runtime_error(std::string("hwloc could not export the topology (") + std::strerror(errno) + ")");
+  std::string xml(buffer, length > 0 ? static_cast<std::size_t>(length - 1) : 0);  // length counts the final NUL
+  hwloc_free_xmlbuffer(topo_, buffer);
+  try {
+    write_file_atomically(path, xml, "name a file in an existing, writable directory");
+  } catch (const WriteError& e) {
+    throw InputError(e.what());
+  }
 }
 
 }  // namespace placebench::harness
