@@ -115,7 +115,7 @@ if [ ! -x "$PB" ] || [ ! -x "$BUILD/placebench-h2d-reference" ] || [ "$DRY" = 1 
 fi
 if [ "$DRY" = 0 ] && [ "$GPUS" -eq 0 ]; then
   record gpus "no GPU" 0 "CUDA driver: $DRIVER; nothing to measure on this node"
-  python3 "$HERE/gpu_node_summary.py" "$OUT" ${REFERENCE:+--reference "$REFERENCE"} -o "$OUT/summary.json" || exit 2
+  python3 "$HERE/gpu_node_summary.py" "$OUT" -o "$OUT/summary.json" || exit 2
   echo "gpu-node-check: no GPU on this node (driver: $DRIVER); summary in $OUT/summary.json" >&2
   exit 1
 fi
@@ -138,12 +138,24 @@ MPI=(mpirun --oversubscribe --bind-to none -np "$GPUS")
 step collective 90 collective.json "${MPI[@]}" "$PB" collective --backend nccl --ops allreduce --sizes 1M:16G:x16 --iters 10 --json
 step gang 60 gang.json "${MPI[@]}" "$PB" gang --backend nccl --deadline 20s --steps 10 --json
 
-python3 "$HERE/gpu_node_summary.py" "$OUT" ${REFERENCE:+--reference "$REFERENCE"} -o "$OUT/summary.json" || exit 2
+python3 "$HERE/gpu_node_summary.py" "$OUT" -o "$OUT/summary.json" || exit 2
+# The node's tolerances: `placebench check` is the one reader of reference files (exit 0 pass, 3 fail).
+CHECK=0
+if [ -n "$REFERENCE" ]; then
+  if [ "$DRY" = 1 ]; then
+    echo "[dry-run] check: $PB check $OUT --reference $REFERENCE --junit $OUT/check.xml --markdown $OUT/check.md"
+  else
+    timeout 60 "$PB" check "$OUT" --reference "$REFERENCE" --junit "$OUT/check.xml" --markdown "$OUT/check.md" \
+      | tee "$OUT/check.txt"
+    CHECK=${PIPESTATUS[0]}
+  fi
+fi
 if [ "$DRY" = 0 ]; then
   timeout 60 python3 "$HERE/report.py" "$OUT" -o "$OUT/report.html" --title "GPU node check" \
     || echo "gpu-node-check: the HTML report was not written (see above); the JSON summary is complete" >&2
 fi
 verdict="$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["verdict"])' "$OUT/summary.json")"
+[ "$CHECK" = 0 ] || verdict="fail (reference tolerances: $OUT/check.txt)"
 echo "gpu-node-check: $verdict; summary in $OUT/summary.json"
 [ "$DRY" = 1 ] && exit 0
 [ "$FAILED" = 0 ] && [ "$verdict" = pass ] && exit 0

@@ -1,14 +1,16 @@
 #!/usr/bin/env python3
 """One JSON summary of a GPU node check (scripts/gpu-node-check.sh) from the step outputs in a directory.
 
-Usage: scripts/gpu_node_summary.py STEP_DIR [--reference configs/references/h100.yaml] [-o summary.json]
+Usage: scripts/gpu_node_summary.py STEP_DIR [-o summary.json]
 
 STEP_DIR holds what the check wrote: steps.jsonl (one {"step", "status", "seconds", "detail"} per step),
 staging-gpu<G>-<direction>-<memory>.json (`placebench staging --json`), pipeline.json, collective.json,
 gang.json and reference-h2d.json ({"gpu", "bytes", "gbps_median"}: nvbandwidth's method). The summary
 states, per GPU, the pinned H2D/D2H medians at the largest size per arm, placebench's ratio to the
 reference H2D (target >= 0.98 at 256 MiB pinned), the NCCL all-reduce bus bandwidth at the largest size,
-and each reference tolerance's verdict. Exit 0 written (whatever the verdicts), 2 bad input.
+and the steps' verdict. The node's tolerances (configs/references/h100.yaml, h200.yaml) are checked on
+this summary by `placebench check STEP_DIR --reference FILE` (the one reader of reference files).
+Exit 0 written (whatever the verdicts), 2 bad input.
 See docs/gpu-node-check.md.
 """
 from __future__ import annotations
@@ -86,41 +88,7 @@ def collective_busbw(path: str) -> dict[str, Any] | None:
             "nranks": doc.get("nranks")}
 
 
-def read_reference(path: str) -> list[dict[str, Any]]:
-    import yaml  # PyYAML: the report's requirements; only needed with --reference
-
-    try:
-        with open(path, encoding="utf-8") as f:
-            doc = yaml.safe_load(f)
-    except (OSError, yaml.YAMLError) as e:
-        fail(f"{path}: {e}")
-    checks = doc.get("node_checks") if isinstance(doc, dict) else None
-    if not isinstance(checks, list):
-        fail(f"{path}: no node_checks list; see configs/references/h100.yaml for the format")
-    for i, c in enumerate(checks):
-        if not isinstance(c, dict) or "metric" not in c or "min" not in c:
-            fail(f"{path}: node_checks[{i}] needs metric and min")
-    return checks
-
-
-def metric_values(summary: dict[str, Any], metric: str) -> list[tuple[str, float | None]]:
-    """(where, value) for a metric name of the reference file."""
-    if metric == "nccl_allreduce_busbw_gbps":
-        c = summary.get("collective") or {}
-        return [("node", c.get("busbw_gbps"))]
-    m = re.match(r"staging_(h2d|d2h)_pinned_gbps$", metric)
-    if m:
-        vals = []
-        for gpu, fig in summary["gpus"].items():
-            local = fig.get("staging", {}).get(f"{m.group(1)}_pinned", {}).get("local")
-            vals.append((f"gpu{gpu}", local["gbps_median"] if local else None))
-        return vals
-    fail(f"unknown metric {metric!r} in the reference; accepted: staging_h2d_pinned_gbps, "
-         "staging_d2h_pinned_gbps, nccl_allreduce_busbw_gbps")
-    return []
-
-
-def summarise(step_dir: str, reference: str | None) -> dict[str, Any]:
+def summarise(step_dir: str) -> dict[str, Any]:
     if not os.path.isdir(step_dir):
         fail(f"{step_dir}: not a directory; give the check's output directory")
     steps = read_steps(step_dir)
@@ -144,27 +112,19 @@ def summarise(step_dir: str, reference: str | None) -> dict[str, Any]:
         "gang": (load_json(os.path.join(step_dir, "gang.json")).get("outcome")
                  if os.path.exists(os.path.join(step_dir, "gang.json")) else None),
         "pipeline": os.path.exists(os.path.join(step_dir, "pipeline.json")),
-        "checks": [],
     }
-    if reference:
-        for c in read_reference(reference):
-            for where, value in metric_values(summary, c["metric"]):
-                ok = None if value is None else value >= float(c["min"])
-                summary["checks"].append({"metric": c["metric"], "where": where, "value": value, "min": c["min"],
-                                          "unit": c.get("unit", "GB/s"), "pass": ok, "source": c.get("source")})
-    verdicts = [c["pass"] for c in summary["checks"]]
-    summary["verdict"] = ("fail" if summary["failed_steps"] or False in verdicts
-                          else "incomplete" if None in verdicts else "pass")
+    # The steps' verdict; the reference tolerances are `placebench check OUT --reference FILE`'s (the one
+    # reader of reference files), run on this summary by scripts/gpu-node-check.sh.
+    summary["verdict"] = "fail" if summary["failed_steps"] else "pass" if steps else "incomplete"
     return summary
 
 
 def main(argv: list[str]) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("step_dir")
-    p.add_argument("--reference", help="node reference YAML (configs/references/h100.yaml, h200.yaml)")
     p.add_argument("-o", "--output", help="write the summary here (default: stdout)")
     a = p.parse_args(argv)
-    summary = summarise(a.step_dir, a.reference)
+    summary = summarise(a.step_dir)
     text = json.dumps(summary, indent=2, sort_keys=True) + "\n"
     if a.output:
         with open(a.output, "w", encoding="utf-8") as f:

@@ -16,6 +16,8 @@ std::string type_name(DataType type) {
     case DataType::kBFloat16: return "bfloat16";
     case DataType::kFloat32: return "float";
     case DataType::kFloat64: return "double";
+    case DataType::kFloat8E4M3: return "f8e4m3";
+    case DataType::kFloat8E5M2: return "f8e5m2";
   }
   return "?";
 }
@@ -27,6 +29,8 @@ std::optional<DataType> parse_type(const std::string& name) {
   if (name == "bfloat16") return DataType::kBFloat16;
   if (name == "float" || name == "float32") return DataType::kFloat32;
   if (name == "double" || name == "float64") return DataType::kFloat64;
+  if (name == "f8e4m3") return DataType::kFloat8E4M3;
+  if (name == "f8e5m2") return DataType::kFloat8E5M2;
   return std::nullopt;
 }
 
@@ -34,9 +38,13 @@ std::vector<DataType> all_types() {
   return {DataType::kInt8, DataType::kInt32, DataType::kFloat16, DataType::kBFloat16, DataType::kFloat32, DataType::kFloat64};
 }
 
+bool is_fp8(DataType type) { return type == DataType::kFloat8E4M3 || type == DataType::kFloat8E5M2; }
+
 std::size_t type_size(DataType type) {
   switch (type) {
-    case DataType::kInt8: return 1;
+    case DataType::kInt8:
+    case DataType::kFloat8E4M3:
+    case DataType::kFloat8E5M2: return 1;
     case DataType::kFloat16:
     case DataType::kBFloat16: return 2;
     case DataType::kInt32:
@@ -105,6 +113,44 @@ std::uint16_t float_to_bf16(float f) {
 
 float bf16_to_float(std::uint16_t b) { return std::bit_cast<float>(static_cast<std::uint32_t>(b) << 16); }
 
+// An OCP FP8 format: sign, exponent, `mant_bits` of mantissa; magnitudes above `max_finite` (as bits)
+// are `inf` (e5m2 only) or NaN.
+struct Fp8Format {
+  int mant_bits, bias;
+  unsigned max_finite, inf, nan;  // inf == nan: no infinities (e4m3)
+};
+constexpr Fp8Format kE4M3{3, 7, 0x7e, 0x7f, 0x7f};
+constexpr Fp8Format kE5M2{2, 15, 0x7b, 0x7c, 0x7e};
+
+const Fp8Format& fp8_format(DataType type) { return type == DataType::kFloat8E4M3 ? kE4M3 : kE5M2; }
+
+// Round to nearest even, saturating to the largest finite value.
+std::uint8_t double_to_fp8(double v, const Fp8Format& f) {
+  unsigned sign = std::signbit(v) ? 0x80u : 0u;
+  if (std::isnan(v)) return static_cast<std::uint8_t>(sign | f.nan);
+  double a = std::fabs(v);
+  if (std::isinf(a)) return static_cast<std::uint8_t>(sign | f.max_finite);
+  if (a == 0) return static_cast<std::uint8_t>(sign);
+  int e = 0;
+  std::frexp(a, &e);  // a = m * 2^e, m in [0.5, 1)
+  int exp = std::max(e - 1, 1 - f.bias);  // below the smallest normal: subnormal steps
+  double q = std::nearbyint(std::ldexp(a, f.mant_bits - exp));  // mantissa with its implicit bit
+  // The exponent field + the mantissa, added so that a rounding carry moves into the exponent.
+  double bits = std::ldexp(static_cast<double>(exp + f.bias - 1), f.mant_bits) + q;
+  if (bits > f.max_finite) bits = f.max_finite;
+  return static_cast<std::uint8_t>(sign | static_cast<unsigned>(bits));
+}
+
+double fp8_to_double(std::uint8_t b, const Fp8Format& f) {
+  double sign = (b & 0x80u) ? -1.0 : 1.0;
+  unsigned mag = b & 0x7fu;
+  if (mag > f.max_finite)
+    return mag == f.inf && f.inf != f.nan ? sign * HUGE_VAL : std::nan("");
+  unsigned exp = mag >> f.mant_bits, mant = mag & ((1u << f.mant_bits) - 1);
+  if (exp == 0) return sign * std::ldexp(mant, 1 - f.bias - f.mant_bits);
+  return sign * std::ldexp(mant + (1u << f.mant_bits), static_cast<int>(exp) - f.bias - f.mant_bits);
+}
+
 template <class T>
 void put(void* base, std::size_t i, T v) {
   std::memcpy(static_cast<char*>(base) + i * sizeof(T), &v, sizeof(T));
@@ -126,6 +172,8 @@ void store_element(void* base, DataType type, std::size_t i, double value) {
     case DataType::kBFloat16: put(base, i, float_to_bf16(static_cast<float>(value))); break;
     case DataType::kFloat32: put(base, i, static_cast<float>(value)); break;
     case DataType::kFloat64: put(base, i, value); break;
+    case DataType::kFloat8E4M3:
+    case DataType::kFloat8E5M2: put(base, i, double_to_fp8(value, fp8_format(type))); break;
   }
 }
 
@@ -137,6 +185,8 @@ double load_element(const void* base, DataType type, std::size_t i) {
     case DataType::kBFloat16: return bf16_to_float(get<std::uint16_t>(base, i));
     case DataType::kFloat32: return get<float>(base, i);
     case DataType::kFloat64: return get<double>(base, i);
+    case DataType::kFloat8E4M3:
+    case DataType::kFloat8E5M2: return fp8_to_double(get<std::uint8_t>(base, i), fp8_format(type));
   }
   return 0;
 }

@@ -7,7 +7,17 @@
 
 #include <string>
 
+// The fp8 element types (ncclFloat8e4m3, ncclFloat8e5m2) are NCCL 2.24+: in the headers built against
+// (PB_NCCL_HAS_FP8) and in the library loaded at run time (kNcclFp8Version, ncclGetVersion's code).
+#if defined(NCCL_VERSION_CODE) && NCCL_VERSION_CODE >= 22400
+#define PB_NCCL_HAS_FP8 1
+#else
+#define PB_NCCL_HAS_FP8 0
+#endif
+
 namespace placebench::collectives::detail {
+
+constexpr int kNcclFp8Version = 22400;
 
 struct NcclApi {
 #define PB_NCCL_FN(name) decltype(&::name) name = nullptr;

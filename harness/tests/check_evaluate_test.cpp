@@ -57,8 +57,8 @@ CheckResult one(const ReferenceFile& f, const RunEvidence& ev) {
   return r.checks.at(0);
 }
 
-ReferenceFile refs(std::vector<MetricReference> r) { return {"ref.yaml", false, std::move(r), {}}; }
-ReferenceFile exps(std::vector<Expectation> x) { return {"ref.yaml", false, {}, std::move(x)}; }
+ReferenceFile refs(std::vector<MetricReference> r) { return {"ref.yaml", false, std::move(r), {}, {}, {}}; }
+ReferenceFile exps(std::vector<Expectation> x) { return {"ref.yaml", false, {}, std::move(x), {}, {}}; }
 
 }  // namespace
 

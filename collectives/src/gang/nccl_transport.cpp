@@ -4,7 +4,9 @@
 // ncclCommGetAsyncError; an attempt given up is ncclCommAbort'ed, which returns without waiting for the
 // peers. Steps are ncclAllReduce on the stream, polled with cudaStreamQuery. Release finalises, polls
 // until quiescent within the deadline and destroys, or aborts (comm_wait.h). Every attempt's unique id
-// stays alive until the transport ends: a freed MPI_Isend may still read it. Needs a GPU to run.
+// stays alive until the transport ends: a freed MPI_Isend may still read it. Every call that needs the
+// rank's GPU current makes it current for its scope only (ScopedDevice) and restores the caller's
+// device. Needs a GPU to run.
 #include <cstring>
 #include <deque>
 #include <stdexcept>
@@ -37,13 +39,13 @@ class NcclGangTransport final : public GangTransport {
   }
   void acquire() override {
     for (int g = 0; g < cfg_.gpus_per_rank; ++g) buffers_.emplace_back(cfg_.step_bytes, cfg_.gpu + g);
-    stream_ = std::make_unique<kernels::Stream>(cfg_.gpu);
-    cuda_check(cudaSetDevice(cfg_.gpu), "cudaSetDevice");
+    stream_ = std::make_unique<kernels::Stream>(cfg_.gpu);  // both restore the caller's device
   }
   void release() override {
     if (comm_) {
       // Finalize is collective; a failed attempt was aborted already (comm_ is null then).
       NcclComm handle(&comm_, stream_ ? stream_->native_handle() : nullptr);
+      ScopedDevice device(cfg_.gpu);
       release_comm(handle, cfg_.deadline_s, PollClock::steady());
     }
     stream_.reset();
@@ -88,6 +90,7 @@ class NcclGangTransport final : public GangTransport {
     comm_ = nullptr;
   }
   void begin_step() override {
+    ScopedDevice device(cfg_.gpu);
     PB_NCCL_CALL_ASYNC(nccl_.ncclAllReduce(buffers_.front().data(), buffers_.front().data(), cfg_.step_bytes / sizeof(float),
                                            ncclFloat32, ncclSum, comm_, stream_->native_handle()));
   }
@@ -105,7 +108,7 @@ class NcclGangTransport final : public GangTransport {
 
  private:
   void start_init() {
-    cuda_check(cudaSetDevice(cfg_.gpu), "cudaSetDevice");
+    ScopedDevice device(cfg_.gpu);  // NCCL binds the communicator to the device current here
     ncclConfig_t config = nonblocking_config();
     PB_NCCL_CALL_ASYNC(nccl_.ncclCommInitRankConfig(&comm_, session_.size(), id_, session_.rank(), &config));
   }

@@ -230,6 +230,7 @@ int CheckReport::failures() const {
 }
 
 RunEvidence load_run_evidence(const std::string& dir) {
+  if (std::optional<RunEvidence> node = load_node_check_evidence(dir)) return std::move(*node);
   // run.json, its config copy, every trial line and summary.json are checked where they are read
   // (run_directory.h): damage is an InputError naming the file and the line or key.
   LoadedRun loaded = load_run(dir);
@@ -253,6 +254,13 @@ RunEvidence load_run_evidence(const std::string& dir) {
 
 CheckReport evaluate_checks(const ReferenceFile& reference, const RunEvidence& run) {
   CheckReport report{run.dir, reference.path, {}};
+  if (run.node_check) {
+    evaluate_node_checks(reference, run, report);
+    return report;
+  }
+  if (!reference.node_checks.empty())
+    throw InputError(fmt::format("{}: has node_checks: (a GPU node check's figures) and {} is a run; give the node "
+                                 "check's output directory (scripts/gpu-node-check.sh --out)", reference.path, run.dir));
   if (reference.require_complete) {
     bool complete = run.summary.value("complete", false);
     report.checks.push_back({"run complete", "run", "", complete, "complete: true (every round the plan needed ran)",

@@ -87,10 +87,23 @@ Expectation parse_expectation(const YamlContext& ctx, const YAML::Node& e, const
   return x;
 }
 
+NodeCheck parse_node_check(const YamlContext& ctx, const YAML::Node& e, const std::string& where) {
+  ctx.check_keys(e, where, {"name", "metric", "min", "unit", "source"});
+  NodeCheck n;
+  n.where = where_of(ctx, e);
+  n.metric = ctx.one_of(need(ctx, e, where, "metric"), where + ".metric", kNodeMetrics);
+  n.min = ctx.number(need(ctx, e, where, "min"), where + ".min", 0, 1e9);
+  n.unit = ctx.one_of(need(ctx, e, where, "unit"), where + ".unit", {"GB/s"});
+  n.source = e["source"] ? ctx.text(e["source"], where + ".source") : "";
+  n.name = e["name"] ? ctx.text(e["name"], where + ".name") : n.metric;
+  return n;
+}
+
 // The file's checks, from its parsed (and bounded) YAML.
 ReferenceFile parse_reference_root(const YamlContext& ctx, const YAML::Node& root, const std::string& path) {
-  if (!root.IsMap()) throw InputError(path + ":1: a reference file is a mapping with references: and/or expectations: (see docs/reports.md)");
-  ctx.check_keys(root, "", {"schema_version", "require_complete", "references", "expectations"});
+  if (!root.IsMap())
+    throw InputError(path + ":1: a reference file is a mapping with references:, expectations: and/or node_checks: (see docs/reports.md)");
+  ctx.check_keys(root, "", {"schema_version", "require_complete", "node", "references", "expectations", "node_checks"});
   ReferenceFile ref;
   ref.path = path;
   if (root["schema_version"]) {
@@ -100,7 +113,8 @@ ReferenceFile parse_reference_root(const YamlContext& ctx, const YAML::Node& roo
                fmt::format("{} is not a reference schema this placebench knows (it reads {})", v, kReferenceSchemaVersion));
   }
   if (root["require_complete"]) ref.require_complete = ctx.boolean(root["require_complete"], "require_complete");
-  for (const char* list : {"references", "expectations"}) {
+  if (root["node"]) ref.node = ctx.text(root["node"], "node");
+  for (const char* list : {"references", "expectations", "node_checks"}) {
     YAML::Node seq = root[list];
     if (!seq) continue;
     if (!seq.IsSequence()) ctx.fail(seq, list, "must be a list of entries (lines starting with '- ')");
@@ -108,16 +122,24 @@ ReferenceFile parse_reference_root(const YamlContext& ctx, const YAML::Node& roo
       std::string where = fmt::format("{}[{}]", list, i);
       if (std::string(list) == "references")
         ref.references.push_back(parse_reference(ctx, seq[i], where));
+      else if (std::string(list) == "node_checks")
+        ref.node_checks.push_back(parse_node_check(ctx, seq[i], where));
       else
         ref.expectations.push_back(parse_expectation(ctx, seq[i], where));
     }
   }
-  if (ref.references.empty() && ref.expectations.empty())
-    throw InputError(path + ":1: no checks; add entries under references: or expectations: (see docs/reports.md)");
+  if (ref.references.empty() && ref.expectations.empty() && ref.node_checks.empty())
+    throw InputError(path + ":1: no checks; add entries under references:, expectations: or node_checks: (see docs/reports.md)");
+  if (!ref.node_checks.empty() && !(ref.references.empty() && ref.expectations.empty()))
+    throw InputError(path + ":1: node_checks: (a GPU node check's figures) cannot share a file with references: or "
+                     "expectations: (a run's); split them into two files");
   return ref;
 }
 
 }  // namespace
+
+const std::vector<std::string> kNodeMetrics = {"staging_h2d_pinned_gbps", "staging_d2h_pinned_gbps",
+                                               "nccl_allreduce_busbw_gbps"};
 
 std::string basis_name(RatioBasis basis) {
   switch (basis) {

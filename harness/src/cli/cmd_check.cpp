@@ -43,7 +43,7 @@ int run_check(const CheckOptions& o) {
 void add_check_command(CLI::App& app, CommandAction& action) {
   auto o = std::make_shared<CheckOptions>();
   CLI::App* cmd = app.add_subcommand("check", "Check a run against reference values and verdict expectations (exit 3 on failure)");
-  cmd->add_option("dir", o->dir, "The run directory")->required()->type_name("DIR");
+  cmd->add_option("dir", o->dir, "The run directory, or a GPU node check's output directory (with a node_checks: reference)")->required()->type_name("DIR");
   cmd->add_option("--reference", o->reference, "Reference YAML: per class and arm metric targets with tolerances, verdict expectations")
       ->required()
       ->type_name("FILE");

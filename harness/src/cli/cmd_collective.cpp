@@ -52,7 +52,7 @@ coll::CollectiveBenchConfig parse_config(const CollectiveOptions& opt) {
   cfg.ops = parse_list<coll::Collective>(opt.ops, "--ops", coll::all_collectives(), coll::parse_collective,
                                          "allreduce, allgather, reducescatter, broadcast, reduce, alltoall, sendrecv");
   cfg.types = parse_list<coll::DataType>(opt.types, "--types", coll::all_types(), coll::parse_type,
-                                         "int8, int32, float16 (half), bfloat16, float32 (float), float64 (double)");
+                                         "int8, int32, float16 (half), bfloat16, float32 (float), float64 (double), f8e4m3, f8e5m2 (NCCL 2.24+)");
   cfg.redop = *coll::parse_redop(opt.redop);
   cfg.sizes = parse_size_sweep(opt.sizes, "--sizes");
   cfg.iters = opt.iters;
@@ -92,6 +92,8 @@ int run_collective_command(const CollectiveOptions& opt) {
     RankDevice dev = rank_device(inv, opt.placement.device, who, 1);
     choice = choose_collective_backend(opt.backend, nccl_support(dev, rt));
     cfg.backend = choice.backend;  // the buffer layout depends on it
+    for (coll::DataType t : cfg.types)
+      if (const char* why = coll::type_refusal(t, cfg.backend)) throw InputError("--types " + coll::type_name(t) + ": " + why);
     if (dev.device.gpu) cfg.gpu = *dev.device.gpu;
     placement = std::make_unique<RankPlacement>(
         place_rank(inv, opt.placement, arm, who, 1, coll::bench_host_bytes(cfg, session.size())));
@@ -135,7 +137,7 @@ void add_collective_command(CLI::App& app, CommandAction& action) {
   cmd->add_option("--ops", opt->ops, "Collectives: allreduce, allgather, reducescatter, broadcast, reduce, alltoall, sendrecv, all")
       ->type_name("a,b")
       ->default_val("allreduce");
-  cmd->add_option("--types", opt->types, "Types: int8, int32, float16, bfloat16, float32, float64, all")
+  cmd->add_option("--types", opt->types, "Types: int8, int32, float16, bfloat16, float32, float64, f8e4m3, f8e5m2 (NCCL 2.24+), all (no fp8)")
       ->type_name("t,u")
       ->default_val("float32");
   cmd->add_option("--redop", opt->redop, "Reduce operator")

@@ -87,15 +87,17 @@ void check_copy_size(const char* what, std::size_t bytes, std::size_t size_bytes
 void DeviceBuffer::copy_from_host(const void* src, std::size_t bytes) {
   check_copy_size("copy_from_host", bytes, size_bytes_);
   if (bytes == 0) return;
-  detail::DeviceGuard guard(device_);
-  PB_CUDA_CALL(cudaMemcpy(ptr_, src, bytes, cudaMemcpyHostToDevice));
+  Stream own(device_);  // never the legacy default stream, which would race the non-blocking streams
+  copy_from_host_async(src, bytes, own);
+  own.synchronize();
 }
 
 void DeviceBuffer::copy_to_host(void* dst, std::size_t bytes) const {
   check_copy_size("copy_to_host", bytes, size_bytes_);
   if (bytes == 0) return;
-  detail::DeviceGuard guard(device_);
-  PB_CUDA_CALL(cudaMemcpy(dst, ptr_, bytes, cudaMemcpyDeviceToHost));
+  Stream own(device_);  // as copy_from_host
+  copy_to_host_async(dst, bytes, own);
+  own.synchronize();
 }
 
 void DeviceBuffer::copy_from_host_async(const void* src, std::size_t bytes, Stream& stream) {

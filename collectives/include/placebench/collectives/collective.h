@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "placebench/collectives/datatype.h"
+
 namespace placebench::collectives {
 
 enum class Collective { kAllReduce, kAllGather, kReduceScatter, kBroadcast, kReduce, kAllToAll, kSendRecv };
@@ -17,6 +19,9 @@ std::string collective_name(Collective op);
 std::optional<Collective> parse_collective(const std::string& name);
 std::vector<Collective> all_collectives();
 std::string backend_name(Backend backend);  // "mpi", "nccl"
+// Why `backend` cannot move `type` at all (nullptr: it can): fp8 under MPI (MPI has no fp8 type), or
+// under an NCCL older than 2.24 (the headers built against or the library loaded).
+const char* type_refusal(DataType type, Backend backend);
 
 bool collective_reduces(Collective op);  // takes a reduce operator
 bool collective_rooted(Collective op);   // takes a root rank (broadcast, reduce)

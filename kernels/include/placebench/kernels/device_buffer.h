@@ -57,7 +57,9 @@ class DeviceBuffer {
   bool empty() const noexcept { return size_bytes_ == 0; }
 
   // Copies of the first `bytes` of the buffer; std::out_of_range when bytes > size_bytes().
-  // The plain forms return when the copy is done; the _async forms are ordered on `stream` (the host
+  // The plain forms copy on a non-blocking stream of their own (never the legacy default stream) and
+  // return when the copy is done; they are not ordered after work on other streams, so synchronise the
+  // streams that write or read the buffer first. The _async forms are ordered on `stream` (the host
   // memory must stay valid until the stream reaches them, and must be pinned for the copy to overlap).
   void copy_from_host(const void* src, std::size_t bytes);
   void copy_to_host(void* dst, std::size_t bytes) const;

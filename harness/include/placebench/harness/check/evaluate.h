@@ -1,6 +1,7 @@
 // The comparison of a run against a reference file: plain results, no printing (printers.h renders them).
 #pragma once
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,11 +16,12 @@ struct RunEvidence {
   nlohmann::json summary;
   std::vector<TrialRecord> trials;
   std::vector<std::string> warnings;  // e.g. a truncated last line of trials.jsonl
+  bool node_check = false;             // summary is a GPU node check's summary.json (no trials)
 };
 
 struct CheckResult {
   std::string name;       // the test case
-  std::string kind;       // "run", "reference" or "expectation"
+  std::string kind;       // "run", "reference", "expectation" or "node"
   std::string class_name; // "" for run-level checks
   bool passed = false;
   std::string expected;   // in words, with numbers and units
@@ -41,5 +43,12 @@ struct CheckReport {
 RunEvidence load_run_evidence(const std::string& dir);
 
 CheckReport evaluate_checks(const ReferenceFile& reference, const RunEvidence& run);
+
+// node_checks.cpp: DIR/summary.json (or DIR itself, a file) when it is a GPU node check's summary
+// (kind "gpu-node-check"), else nullopt (DIR is then read as a run).
+std::optional<RunEvidence> load_node_check_evidence(const std::string& dir);
+// Appends the node_checks' results (one per GPU for per-GPU figures); InputError when the reference
+// has none.
+void evaluate_node_checks(const ReferenceFile& reference, const RunEvidence& run, CheckReport& report);
 
 }  // namespace placebench::harness::check

@@ -4,7 +4,9 @@
 //                 (target, lower and upper fractions, unit): pass when target x (1 + lower) <= value <=
 //                 target x (1 + upper); a null fraction leaves that side open;
 //   expectations: an arm against the class's baseline: at most `max_slower_pct` slower (judged on the
-//                 ratio estimate or a bound of its CI), or a verdict among `verdict`.
+//                 ratio estimate or a bound of its CI), or a verdict among `verdict`;
+//   node_checks:  a GPU node check's figure (scripts/gpu-node-check.sh's summary.json) at least `min`,
+//                 e.g. configs/references/h100.yaml: per-GPU pinned H2D/D2H, NCCL all-reduce busbw.
 // Parsing validates everything once; errors are InputError naming file:line and the key.
 #pragma once
 #include <optional>
@@ -42,11 +44,24 @@ struct Expectation {
   std::string where;
 };
 
+// The node check's figures a node_checks entry can name (kNodeMetrics), all in GB/s.
+struct NodeCheck {
+  std::string metric;  // staging_h2d_pinned_gbps, staging_d2h_pinned_gbps, nccl_allreduce_busbw_gbps
+  double min = 0;      // GB/s; fails below
+  std::string unit;    // "GB/s"
+  std::string source;  // where the threshold comes from (cited in the report)
+  std::string name;    // test-case name (default the metric)
+  std::string where;
+};
+extern const std::vector<std::string> kNodeMetrics;
+
 struct ReferenceFile {
   std::string path;
   bool require_complete = true;           // an interrupted run (complete: false) fails a check
   std::vector<MetricReference> references;
   std::vector<Expectation> expectations;
+  std::vector<NodeCheck> node_checks;     // only against a GPU node check's summary
+  std::string node;                       // what node type the file describes (informative)
 };
 
 ReferenceFile load_reference_file(const std::string& path);
