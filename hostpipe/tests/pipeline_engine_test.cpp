@@ -141,8 +141,13 @@ TEST(PipelineEngine, OneSlowWorkerShortStepIsHighlyInputBound) {
     best_configured = std::min(best_configured, std::abs(s.wait - 0.75));
     best_realised = std::min(best_realised, std::abs(s.wait - realised));
   }
-  EXPECT_LE(best_configured, 0.15) << "wait share vs the configured imbalance (0.75)";
   EXPECT_LE(best_realised, 0.10) << "wait share vs the realised imbalance";
+  // The configured 4 ms of production is CPU time: on an oversubscribed runner it takes longer in wall
+  // time, so the wait share moves away from 0.75 while staying what the run realised (checked above).
+  if (oversubscribed())
+    std::printf("note: runner oversubscribed (load > 2 x CPUs); configured-imbalance share %.3f not enforced\n", best_configured);
+  else
+    EXPECT_LE(best_configured, 0.15) << "wait share vs the configured imbalance (0.75)";
 }
 
 TEST(PipelineEngine, ChecksumCatchesACorruptedBatch) {
