@@ -170,7 +170,7 @@ std::string render_pipeline_table(const PipelineResult& r) {
   out += fmt::format("{:<10} {:>12} {:>12}\n", "wait", format_ns(m.wait_ns_median), format_ns(m.wait_ns_p99));
   out += fmt::format("{:<10} {:>12}\n", "h2d", format_ns(m.h2d_ns_median));
   out += fmt::format("{:<10} {:>12}\n\n", "compute", format_ns(m.compute_ns_median));
-  out += fmt::format("Throughput:   {:.0f} samples/s, {:.3f} GB/s\n", m.throughput_samples_s, m.throughput_bytes_s / 1e9);
+  out += fmt::format("Throughput:   {:.0f} samples/s, {:.3f} GB/s (10^9 bytes/s)\n", m.throughput_samples_s, m.throughput_bytes_s / 1e9);
   out += fmt::format("Input-bound:  {:.1f}% ({} input-bound; wait {:.1f}%)\n", m.input_bound_pct, m.input_bound_class, m.wait_pct);
   out += fmt::format("Stage rates:  producers {:.1f}, copy {:.1f}, compute {:.1f} batches/s; bottleneck {}, pipeline at {:.0f}% of it\n",
                      m.stages.producers_batches_s, m.stages.copy_batches_s, m.stages.compute_batches_s, m.stages.bottleneck,

@@ -223,6 +223,7 @@ std::string render_staging_table(const StagingResult& result) {
     out += fmt::format("{:<22} {:<6} {:<10} {:>10} {:>10.2f} {:>9.2f} {:>9.2f} {:>8}  {}{}\n", r.arm, r.direction, r.memory,
                        format_size(r.bytes), r.gbps_median, r.gbps_p10, r.gbps_p90, r.gbps.size(), r.placement.status,
                        r.placement.degenerate ? " (degenerate)" : "");
+  out += "(GB/s = 10^9 bytes/s; sizes in KiB/MiB/GiB = 2^10/2^20/2^30 bytes)\n";
   return out;
 }
 
