@@ -2,6 +2,7 @@
 verdict (the H100/H200 references are `placebench check`'s: tests/cli/node_check_cli_test.cpp), and the script's --dry-run. Run by ctest (tests/CMakeLists.txt)."""
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -82,6 +83,17 @@ class DryRun(unittest.TestCase):
             self.assertEqual(s["kind"], "gpu-node-check")
             self.assertTrue(any(st["step"] == "gang" and st["status"] == "skipped" for st in s["steps"]))
             self.assertRegex(p.stdout, r"\[dry-run\] check: .* check .* --reference .*h100\.yaml")
+            # One GPU (or none, as here): one rank on purpose, which collective and gang refuse unless asked.
+            if re.search(r"-np 1 ", p.stdout):
+                for name in ("collective", "gang"):
+                    self.assertRegex(p.stdout, rf"\[dry-run\] {name} \(.*--allow-single-rank")
+
+    def test_help_is_the_header_only(self) -> None:
+        p = subprocess.run([os.path.join(ROOT, "scripts", "gpu-node-check.sh"), "--help"], capture_output=True, text=True,
+                           timeout=30)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn("Usage: scripts/gpu-node-check.sh", p.stdout)
+        self.assertNotIn("set -", p.stdout)
 
     def test_bad_option_is_exit_2(self) -> None:
         p = subprocess.run([os.path.join(ROOT, "scripts", "gpu-node-check.sh"), "--bogus"], capture_output=True, text=True,
