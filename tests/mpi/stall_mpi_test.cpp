@@ -111,3 +111,57 @@ TEST(StallMpi, BadStallTimeoutExitsTwo) {
   EXPECT_EQ(env.result.exit_code, 2) << env.result.err;
   EXPECT_NE(env.result.err.find("PLACEBENCH_STALL_TIMEOUT: bad duration 'soon'"), std::string::npos) << env.result.err;
 }
+
+// The pid of rank `rank` of the job whose ranks carry `marker` in their environment (found through /proc:
+// a node-local class starts no collective, so no rank writes the pid file); 0 if none within timeout_s.
+pid_t rank_pid_by_environment(const std::string& marker, int rank, double timeout_s, const BackgroundMpiRun& job) {
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
+  const std::string want_rank = "OMPI_COMM_WORLD_RANK=" + std::to_string(rank);
+  while (std::chrono::steady_clock::now() < deadline && !job.done()) {
+    for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
+      std::string name = entry.path().filename();
+      if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+      std::ifstream in(entry.path() / "environ", std::ios::binary);
+      std::string env((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+      bool ours = false, ranked = false;
+      for (std::size_t start = 0, end; start < env.size(); start = end + 1) {
+        end = env.find('\0', start);
+        if (end == std::string::npos) end = env.size();
+        std::string var = env.substr(start, end - start);
+        ours = ours || var == marker;
+        ranked = ranked || var == want_rank;
+      }
+      if (ours && ranked) return static_cast<pid_t>(std::stol(name));
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return 0;
+}
+
+TEST(StallMpi, FrozenRankEndsARunOfNodeLocalClassesAfterTheStallTimeout) {
+  // Only rank 0 measures a node-local class while the others wait idle for it; rank 0 then waits for
+  // them at the end of the trial for the stall timeout, not for the hour a trial may take.
+  std::string config = ::testing::TempDir() + "/pb-stall-node-local.yaml";
+  std::ofstream(config) << "experiment:\n  seed: 5\n  rounds: {min: 50, max: 50}\n  warmup_steps: 1\n  steps: 2000\n"
+                           "  output: " << ::testing::TempDir() << "\nclasses:\n  - name: h2d\n"
+                           "    workload: {type: staging, backend: host, bytes: 1M, copies: 4}\n"
+                           "    arms: {baseline: local, compare: [unpinned]}\n    allow_degenerate: true\n";
+  std::string out = ::testing::TempDir() + "/pb-stall-node-local";
+  std::filesystem::remove_all(out);
+  const std::string marker = "PLACEBENCH_TEST_JOB=stall-node-local-" + std::to_string(getpid());
+  BackgroundMpiRun job(2, {"run", "--config", config, "--out", out}, 120, {"PLACEBENCH_STALL_TIMEOUT=2s", marker});
+  pid_t pid = rank_pid_by_environment(marker, 1, 60, job);
+  FrozenJob frozen;
+  if (pid > 0) {
+    // Once a trial is under way (trials.jsonl exists), so rank 1 is waiting idle for rank 0.
+    for (int i = 0; i < 600 && !std::filesystem::exists(out + "/trials.jsonl") && !job.done(); ++i)
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    frozen.stopped = kill(pid, SIGSTOP) == 0;
+  }
+  auto stopped_at = std::chrono::steady_clock::now();
+  frozen.run = job.wait();
+  frozen.after_stop_s = job.seconds_after(stopped_at);
+  release_and_kill(pid);
+  expect_ended_by_the_watchdog(frozen, "a peer is stalled or frozen");
+  EXPECT_NE(frozen.run.result.err.find("rank 0: "), std::string::npos) << frozen.run.result.err;
+}

@@ -82,9 +82,18 @@ constexpr std::chrono::minutes kNodeLocalTrialDeadline{60};
 nlohmann::json node_local_trial(const Inventory& inv, const ExperimentConfig& config, const ClassConfig& cls,
                                 const TrialSlot& slot, collectives::MpiSession& session) {
   nlohmann::json t = session.rank() == 0 ? run_trial_or_abort(inv, config, cls, slot, session) : nlohmann::json::object();
-  if (!session.idle_barrier(kNodeLocalTrialDeadline))
+  // The others wait (idle) for rank 0's whole trial; rank 0 comes last, so it waits only as long as any MPI
+  // wait may make no progress (a peer frozen while rank 0 measured).
+  if (session.rank() == 0) {
+    auto stall = std::chrono::milliseconds(static_cast<long long>(session.stall_timeout_s() * 1000));
+    if (!session.idle_barrier(stall))
+      abort_job(session, fmt::format("rank 0: the other ranks did not reach the end of trial {}/{} round {} within {} s; a "
+                                     "peer is stalled or frozen", cls.name, arm_name(slot.arm), slot.round,
+                                     session.stall_timeout_s()));
+  } else if (!session.idle_barrier(kNodeLocalTrialDeadline)) {
     abort_job(session, fmt::format("rank {} waited {} min for rank 0 to finish trial {}/{} round {}; rank 0 is stuck",
                                    session.rank(), kNodeLocalTrialDeadline.count(), cls.name, arm_name(slot.arm), slot.round));
+  }
   return t;
 }
 
