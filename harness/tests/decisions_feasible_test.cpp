@@ -181,6 +181,10 @@ TEST(Feasible, MoreValidation) {
   EXPECT_NE(error("nodes:\n  - {name: a, numa: [{id: 0, cpus: \"0-3\", free_cpus: \"2-5\"}]}").find("free_cpus"), std::string::npos);
   EXPECT_NE(error("nodes: [").find("inv.yaml:"), std::string::npos);
   EXPECT_NE(error("racks: []").find("racks: unknown key"), std::string::npos);
+  // An empty cpulist is not "no CPUs" by accident: 0 says that (issue 15).
+  EXPECT_NE(error("nodes:\n  - {name: a, numa: [{id: 0, cpus: 4, free_cpus: ''}]}").find("numa[0].free_cpus: empty; give a CPU count"),
+            std::string::npos)
+      << error("nodes:\n  - {name: a, numa: [{id: 0, cpus: 4, free_cpus: ''}]}");
 }
 
 TEST(Feasible, MatchesBruteForceOnSmallHosts) {

@@ -83,6 +83,9 @@ class Reader {
     if (v.IsScalar()) {
       long long n;
       if (YAML::convert<long long>::decode(v, n)) return static_cast<int>(whole(v, path, 0));
+      // '' would read as an empty cpulist (0 CPUs) and silently make the node unusable.
+      if (v.Scalar().find_first_not_of(" \t") == std::string::npos)
+        fail(v, path, "empty; give a CPU count (16, or 0 for none) or a cpulist (\"0-15,32-47\")");
       try {
         ids = hostpipe::parse_cpulist(v.Scalar());
         return static_cast<int>(ids->size());
