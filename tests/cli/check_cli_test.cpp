@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "run_command.h"
+#include "text_file.h"
 
 using namespace placebench::testing;
 
@@ -20,13 +21,6 @@ std::string out_path(const std::string& name) {
   std::string p = ::testing::TempDir() + "/pb-check-" + name;
   std::filesystem::remove(p);
   return p;
-}
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
 }
 
 int count(const std::string& text, const std::string& needle) {
@@ -43,12 +37,12 @@ TEST(CheckCli, PassingReferencesExitZeroWithJUnitAndMarkdown) {
                         "--markdown", md});
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("PASS: 6 of 6 checks passed"), std::string::npos) << r.out;
-  std::string xml = slurp(junit);
+  std::string xml = read_text_file(junit);
   EXPECT_EQ(count(xml, "<testcase "), 6) << xml;
   EXPECT_EQ(count(xml, "<failure"), 0);
   EXPECT_NE(xml.find("tests=\"6\" failures=\"0\""), std::string::npos);
   EXPECT_NE(xml.find("name=\"tiny/local median\""), std::string::npos);
-  std::string summary = slurp(md);
+  std::string summary = read_text_file(md);
   EXPECT_EQ(summary.rfind("### placebench check: PASS (6 of 6 checks)", 0), 0u) << summary;
 }
 
@@ -61,10 +55,10 @@ TEST(CheckCli, FailingReferencesExitThreeAndSayWhy) {
   EXPECT_NE(r.out.find("is above the reference"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("class 'missing-class' is not in the run (classes: tiny)"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("got verdict 'inconclusive', not one of the allowed"), std::string::npos) << r.out;
-  std::string xml = slurp(junit);
+  std::string xml = read_text_file(junit);
   EXPECT_EQ(count(xml, "<testcase "), 4);
   EXPECT_EQ(count(xml, "<failure "), 3);
-  EXPECT_NE(slurp(md).find("**FAIL**"), std::string::npos);
+  EXPECT_NE(read_text_file(md).find("**FAIL**"), std::string::npos);
 }
 
 TEST(CheckCli, BadReferenceIsExitTwoNamingFileLineAndKey) {

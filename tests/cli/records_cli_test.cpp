@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "run_command.h"
+#include "text_file.h"
 
 using namespace placebench::testing;
 using nlohmann::json;
@@ -19,13 +20,6 @@ namespace {
 
 std::string src(const std::string& rel) { return std::string(PLACEBENCH_SOURCE_DIR) + "/" + rel; }
 std::string tiny() { return src("tests/fixtures/configs/tiny.yaml"); }
-
-std::string read_text(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 std::string scratch(const std::string& name) {
   std::string d = ::testing::TempDir() + "/pb-records-" + name;
@@ -83,59 +77,59 @@ TEST(RecordsCli, RoundsAreParsedWhollyWithinTheConfigLimits) {
   std::string out = scratch("rounds-ok");
   r = pb({"run", "--config", tiny(), "--rounds", "2:3", "--out", out});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_EQ(json::parse(read_text(out + "/run.json"))["config"]["rounds"]["max"], 3);
+  EXPECT_EQ(json::parse(read_text_file(out + "/run.json"))["config"]["rounds"]["max"], 3);
   EXPECT_EQ(pb({"compare", out}).exit_code, 0);
   EXPECT_EQ(pb({"run", "--resume", out}).exit_code, 0);
 }
 
 TEST(RecordsCli, ANewRunNeverReplacesARecordedOne) {
   std::string dir = copy_tiny_run("out-over-run");
-  std::string run_before = read_text(dir + "/run.json"), summary_before = read_text(dir + "/summary.json");
+  std::string run_before = read_text_file(dir + "/run.json"), summary_before = read_text_file(dir + "/summary.json");
   fs::remove(dir + "/trials.jsonl");  // run.json and summary.json alone still hold a run
   auto r = pb({"run", "--config", tiny(), "--out", dir});
   expect_refused(r, "--out " + dir + " already holds a run; use --resume " + dir + " or another --out", "--out over a run");
-  EXPECT_EQ(read_text(dir + "/run.json"), run_before);
-  EXPECT_EQ(read_text(dir + "/summary.json"), summary_before);
+  EXPECT_EQ(read_text_file(dir + "/run.json"), run_before);
+  EXPECT_EQ(read_text_file(dir + "/summary.json"), summary_before);
   EXPECT_FALSE(fs::exists(dir + "/trials.jsonl"));
   // A directory without a run may be used.
   std::string empty = scratch("out-empty");
   fs::create_directories(empty);
   std::ofstream(empty + "/notes.txt") << "mine\n";
   EXPECT_EQ(pb({"run", "--config", tiny(), "--rounds", "2:2", "--out", empty}).exit_code, 0);
-  EXPECT_EQ(read_text(empty + "/notes.txt"), "mine\n");
+  EXPECT_EQ(read_text_file(empty + "/notes.txt"), "mine\n");
 }
 
 TEST(RecordsCli, ResumeNeverReplacesASummaryItCannotAccountFor) {
   // A summary of more trials than trials.jsonl holds.
   std::string dir = copy_tiny_run("resume-fewer");
-  std::string trials = read_text(dir + "/trials.jsonl");
+  std::string trials = read_text_file(dir + "/trials.jsonl");
   std::string three = trials.substr(0, [&] {
     std::size_t p = 0;
     for (int i = 0; i < 3; ++i) p = trials.find('\n', p) + 1;
     return p;
   }());
   std::ofstream(dir + "/trials.jsonl", std::ios::trunc) << three << "{\"class\":\"tiny\",\"ar";  // and a torn line
-  std::string summary = read_text(dir + "/summary.json");
+  std::string summary = read_text_file(dir + "/summary.json");
   auto r = pb({"run", "--resume", dir});
   expect_refused(r, "summary.json records 8 trials and trials.jsonl holds 3; not resuming over it", "resume over 8");
-  EXPECT_EQ(read_text(dir + "/summary.json"), summary);
-  EXPECT_EQ(read_text(dir + "/trials.jsonl"), three + "{\"class\":\"tiny\",\"ar");  // nothing written, not even the repair
+  EXPECT_EQ(read_text_file(dir + "/summary.json"), summary);
+  EXPECT_EQ(read_text_file(dir + "/trials.jsonl"), three + "{\"class\":\"tiny\",\"ar");  // nothing written, not even the repair
   // A summary of another schema version.
   dir = copy_tiny_run("resume-version");
-  json s = json::parse(read_text(dir + "/summary.json"));
+  json s = json::parse(read_text_file(dir + "/summary.json"));
   s["schema_version"] = 99;
   std::ofstream(dir + "/summary.json", std::ios::trunc) << s.dump(2);
-  summary = read_text(dir + "/summary.json");
-  trials = read_text(dir + "/trials.jsonl");
+  summary = read_text_file(dir + "/summary.json");
+  trials = read_text_file(dir + "/trials.jsonl");
   expect_refused(pb({"run", "--resume", dir}), "schema_version 99 is not the 2", "resume over version 99");
-  EXPECT_EQ(read_text(dir + "/summary.json"), summary);
-  EXPECT_EQ(read_text(dir + "/trials.jsonl"), trials);
+  EXPECT_EQ(read_text_file(dir + "/summary.json"), summary);
+  EXPECT_EQ(read_text_file(dir + "/trials.jsonl"), trials);
 }
 
 TEST(RecordsCli, ResumeKeepsAWholeLastTrialWithoutItsNewline) {
   std::string out = scratch("resume-newline");
   ASSERT_EQ(pb({"run", "--config", tiny(), "--rounds", "3:3", "--out", out, "--seed", "5"}).exit_code, 0);
-  std::string text = read_text(out + "/trials.jsonl");
+  std::string text = read_text_file(out + "/trials.jsonl");
   std::size_t cut = text.rfind('\n', text.size() - 2) + 1;  // the last two lines go: one whole, one without newline
   std::string kept = text.substr(0, cut), last = text.substr(cut, text.size() - cut - 1);
   std::string before_last = kept.substr(0, kept.rfind('\n', kept.size() - 2) + 1);
@@ -144,12 +138,12 @@ TEST(RecordsCli, ResumeKeepsAWholeLastTrialWithoutItsNewline) {
   auto r = pb({"run", "--resume", out});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.err.find("truncated"), std::string::npos) << r.err;
-  std::string after = read_text(out + "/trials.jsonl");
+  std::string after = read_text_file(out + "/trials.jsonl");
   EXPECT_EQ(after.substr(0, before_last.size() + last.size() + 1), before_last + last + "\n");  // kept, newline added
   std::size_t lines = 0;
   for (char ch : after) lines += ch == '\n';
   EXPECT_EQ(lines, 6u);  // 3 rounds x 2 arms: only the lost trial measured again
-  EXPECT_EQ(json::parse(read_text(out + "/summary.json"))["trials"], 6);
+  EXPECT_EQ(json::parse(read_text_file(out + "/summary.json"))["trials"], 6);
 }
 
 TEST(RecordsCli, PathsRunJsonCannotRecordAreRefusedBeforeAnythingIsCreated) {
@@ -165,11 +159,11 @@ TEST(RecordsCli, PathsRunJsonCannotRecordAreRefusedBeforeAnythingIsCreated) {
 TEST(RecordsCli, AFailedWriteLeavesNoTemporaryFileAndThePreviousFileIntact) {
   // compare --write-summary: asked to write, cannot: exit 2, one line, summary.json as it was.
   std::string dir = copy_tiny_run("efbig-summary");
-  std::string before = read_text(dir + "/summary.json");
+  std::string before = read_text_file(dir + "/summary.json");
   auto r = placebench_with_file_limit(1, {"compare", dir, "--write-summary"});
   EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
   EXPECT_NE(r.err.find("summary.json: cannot write it (File too large)"), std::string::npos) << r.err;
-  EXPECT_EQ(read_text(dir + "/summary.json"), before);
+  EXPECT_EQ(read_text_file(dir + "/summary.json"), before);
   EXPECT_FALSE(has_tmp_file(dir));
   // run: run.json cannot be written: exit 1 with a clear line, no run.json.tmp.
   std::string out = scratch("efbig-run");

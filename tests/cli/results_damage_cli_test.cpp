@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "run_command.h"
+#include "text_file.h"
 
 using namespace placebench::testing;
 using nlohmann::json;
@@ -21,15 +22,6 @@ namespace {
 
 std::string src(const std::string& rel) { return std::string(PLACEBENCH_SOURCE_DIR) + "/" + rel; }
 std::string reference() { return src("tests/fixtures/references/tiny-pass.yaml"); }
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-void spit(const std::string& path, const std::string& text) { std::ofstream(path, std::ios::trunc) << text; }
 
 // A fresh copy of the committed tiny run (8 trials, complete summary).
 std::string copy_run(const std::string& name) {
@@ -49,7 +41,7 @@ std::vector<std::string> lines_of(const std::string& path) {
 void write_lines(const std::string& path, const std::vector<std::string>& lines) {
   std::string text;
   for (const auto& l : lines) text += l + "\n";
-  spit(path, text);
+  write_text_file(path, text);
 }
 
 // Replaces trial line `index` (0-based) with what `edit` makes of it.
@@ -62,9 +54,9 @@ void edit_trial(const std::string& dir, std::size_t index, const std::function<v
 }
 
 void edit_run(const std::string& dir, const std::function<void(json&)>& edit) {
-  json run = json::parse(slurp(dir + "/run.json"));
+  json run = json::parse(read_text_file(dir + "/run.json"));
   edit(run);
-  spit(dir + "/run.json", run.dump(2));
+  write_text_file(dir + "/run.json", run.dump(2));
 }
 
 CommandResult pb(std::vector<std::string> args) {
@@ -97,18 +89,18 @@ TEST(ResultsDamageCli, NoTrialsNeverReplaceARecordedSummary) {
          fs::create_directory(d + "/trials.jsonl");
        },
        "trials.jsonl: a directory, not a file"},
-      {"empty", [](const std::string& d) { spit(d + "/trials.jsonl", ""); }, "trials.jsonl: no trials yet"},
+      {"empty", [](const std::string& d) { write_text_file(d + "/trials.jsonl", ""); }, "trials.jsonl: no trials yet"},
   };
   for (const auto& c : cases) {
     std::string dir = copy_run(std::string("notrials-") + c.name);
     c.damage(dir);
-    std::string before = slurp(dir + "/summary.json");
+    std::string before = read_text_file(dir + "/summary.json");
     for (auto args : std::vector<std::vector<std::string>>{{"compare", dir, "--write-summary"}, {"compare", dir},
                                                            {"compare", dir, "--json"}}) {
       auto r = pb(args);
       expect_one_line_error(r, c.message, std::string(c.name) + " " + args.back());
       EXPECT_EQ(r.out.find("0.0 us"), std::string::npos) << r.out;
-      EXPECT_EQ(slurp(dir + "/summary.json"), before) << c.name << ": summary.json was replaced";
+      EXPECT_EQ(read_text_file(dir + "/summary.json"), before) << c.name << ": summary.json was replaced";
     }
     expect_one_line_error(pb({"check", dir, "--reference", reference()}), "trials.jsonl", c.name);
   }
@@ -120,26 +112,26 @@ TEST(ResultsDamageCli, WriteSummaryRefusesASummaryOfFewerTrials) {
   ASSERT_EQ(lines.size(), 8u);
   lines.resize(3);
   write_lines(dir + "/trials.jsonl", lines);
-  std::string before = slurp(dir + "/summary.json");
+  std::string before = read_text_file(dir + "/summary.json");
   expect_one_line_error(pb({"compare", dir, "--write-summary"}),
                         "summary.json records 8 trials and trials.jsonl holds 3; not replacing it", "--write-summary");
-  EXPECT_EQ(slurp(dir + "/summary.json"), before);
+  EXPECT_EQ(read_text_file(dir + "/summary.json"), before);
   auto r = pb({"compare", dir});  // still readable, with a warning
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.err.find("warning"), std::string::npos) << r.err;
-  EXPECT_EQ(slurp(dir + "/summary.json"), before);
+  EXPECT_EQ(read_text_file(dir + "/summary.json"), before);
 }
 
 TEST(ResultsDamageCli, DamagedSummaryIsAnErrorThatWriteSummaryRepairs) {
   for (const char* text : {"", "{\"schema_version\": 1, \"classes\": [", "{\"classes\": 5}"}) {
     std::string dir = copy_run("summary");
-    spit(dir + "/summary.json", text);
+    write_text_file(dir + "/summary.json", text);
     for (auto args : std::vector<std::vector<std::string>>{{"compare", dir}, {"check", dir, "--reference", reference()},
                                                            {"decide", dir}})
       expect_one_line_error(pb(args), "summary.json", args[0] + " on summary '" + text + "'");
     auto r = pb({"compare", dir, "--write-summary"});
     ASSERT_EQ(r.exit_code, 0) << r.err;
-    json summary = json::parse(slurp(dir + "/summary.json"));
+    json summary = json::parse(read_text_file(dir + "/summary.json"));
     EXPECT_EQ(summary["trials"], 8);
     EXPECT_EQ(summary["complete"], true);  // the 8 trials finish the plan (rounds 3:4, each class stopped or at max)
     EXPECT_EQ(pb({"check", dir, "--reference", reference()}).exit_code, 0);
@@ -162,13 +154,13 @@ TEST(ResultsDamageCli, DamagedTrialLinesAreOneLineErrors) {
       {"round string", line2([](json& t) { t["round"] = "x"; }), "trials.jsonl:2: round: expected a whole number"},
       {"arm number", line2([](json& t) { t["arm"] = 5; }), "trials.jsonl:2: arm: expected a string, got 5"},
       {"summary null", line2([](json& t) { t["summary"] = nullptr; }), "trials.jsonl:2: summary: expected a map, got null"},
-      {"array", [](const std::string& d) { spit(d + "/trials.jsonl", "[1, 2]\n"); },
+      {"array", [](const std::string& d) { write_text_file(d + "/trials.jsonl", "[1, 2]\n"); },
        "trials.jsonl:1: expected a trial record"},
   };
   for (const auto& c : cases) {
     std::string dir = copy_run("trial");
     c.damage(dir);
-    std::string before = slurp(dir + "/summary.json");
+    std::string before = read_text_file(dir + "/summary.json");
     for (auto args : std::vector<std::vector<std::string>>{{"compare", dir},
                                                            {"compare", dir, "--write-summary"},
                                                            {"check", dir, "--reference", reference()}}) {
@@ -176,7 +168,7 @@ TEST(ResultsDamageCli, DamagedTrialLinesAreOneLineErrors) {
       expect_one_line_error(r, c.message, std::string(c.name) + ": " + args[0]);
       EXPECT_NE(r.err.find("the line is damaged: restore trials.jsonl, or delete that line"), std::string::npos) << r.err;
     }
-    EXPECT_EQ(slurp(dir + "/summary.json"), before);
+    EXPECT_EQ(read_text_file(dir + "/summary.json"), before);
   }
 }
 
@@ -226,24 +218,24 @@ TEST(ResultsDamageCli, AnArmWithoutTrialsHasNoMedianRatherThanZero) {
   EXPECT_TRUE(arms[1]["within_run_median_ci"].is_null()) << arms.dump();
   EXPECT_TRUE(arms[1]["statistic_value"].is_null()) << arms.dump();
   EXPECT_TRUE(arms[0]["median"].is_number()) << arms.dump();
-  EXPECT_EQ(json::parse(slurp(dir + "/summary.json"))["complete"], false);
+  EXPECT_EQ(json::parse(read_text_file(dir + "/summary.json"))["complete"], false);
 }
 
 TEST(ResultsDamageCli, DecideAndCostNameTheDamagedFile) {
   std::string dir = copy_run("decide");
-  spit(dir + "/run.json", slurp(dir + "/run.json").substr(0, 300));
+  write_text_file(dir + "/run.json", read_text_file(dir + "/run.json").substr(0, 300));
   expect_one_line_error(pb({"decide", dir}), "run.json:", "decide on a truncated run.json");
   std::string gang = ::testing::TempDir() + "/pb-damage-gang.json";
-  spit(gang, "{\"ranks\": [], \"stranded_gpu_s\": 12.5, \"outc");
+  write_text_file(gang, "{\"ranks\": [], \"stranded_gpu_s\": 12.5, \"outc");
   expect_one_line_error(pb({"cost", "--from", gang}), "pb-damage-gang.json:1: not valid JSON (cut short",
                         "cost --from a truncated file");
-  spit(gang, R"({"ranks": [], "stranded_gpu_s": 12.5, "outcome": 7})");
+  write_text_file(gang, R"({"ranks": [], "stranded_gpu_s": 12.5, "outcome": 7})");
   EXPECT_EQ(pb({"cost", "--from", gang}).exit_code, 0);  // outcome is informative only
-  spit(gang, R"({"ranks": [], "stranded_gpu_s": "x"})");
+  write_text_file(gang, R"({"ranks": [], "stranded_gpu_s": "x"})");
   expect_one_line_error(pb({"cost", "--from", gang}), "stranded_gpu_s: expected a number from 0 to 3.2e13", "cost");
-  spit(gang, R"({"ranks": [], "stranded_gpu_s": 1e308})");  // two of them would sum to inf
+  write_text_file(gang, R"({"ranks": [], "stranded_gpu_s": 1e308})");  // two of them would sum to inf
   expect_one_line_error(pb({"cost", "--from", gang}), "stranded_gpu_s: expected a number from 0 to 3.2e13", "cost 1e308");
-  spit(gang, R"({"ranks": [], "stranded_gpu_s": 1e400})");  // no double: nlohmann's out_of_range, not exit 1
+  write_text_file(gang, R"({"ranks": [], "stranded_gpu_s": 1e400})");  // no double: nlohmann's out_of_range, not exit 1
   expect_one_line_error(pb({"cost", "--from", gang}), "pb-damage-gang.json:1: not valid JSON (number 1e400 is out of range",
                         "cost 1e400");
 }
@@ -251,17 +243,17 @@ TEST(ResultsDamageCli, DecideAndCostNameTheDamagedFile) {
 TEST(ResultsDamageCli, OutOfRangeNumbersAreOneLineErrorsNamingFileAndLine) {
   // 1e400 is valid JSON syntax but no double: a number out of range, not a library message (exit 1).
   std::string dir = copy_run("1e400-summary");
-  std::string text = slurp(dir + "/summary.json");
+  std::string text = read_text_file(dir + "/summary.json");
   auto at = text.find("\"margin_pct\": ");
   ASSERT_NE(at, std::string::npos);
   std::size_t line = 1 + static_cast<std::size_t>(std::count(text.begin(), text.begin() + static_cast<long>(at), '\n'));
   text.replace(at, text.find_first_of(",\n", at) - at, "\"margin_pct\": 1e400");
-  spit(dir + "/summary.json", text);
+  write_text_file(dir + "/summary.json", text);
   for (auto args : std::vector<std::vector<std::string>>{{"compare", dir}, {"check", dir, "--reference", reference()}})
     expect_one_line_error(pb(args), "summary.json:" + std::to_string(line) + ": not valid JSON (number 1e400 is out of range",
                           "1e400 in summary.json: " + args[0]);
   dir = copy_run("1e400-run");
-  spit(dir + "/run.json", "{\n  \"schema_version\": 2,\n  \"seed\": 1e400\n}\n");
+  write_text_file(dir + "/run.json", "{\n  \"schema_version\": 2,\n  \"seed\": 1e400\n}\n");
   auto r = pb({"compare", dir});
   expect_one_line_error(r, "run.json:3: not valid JSON (number 1e400 is out of range", "1e400 in run.json");
   EXPECT_NE(r.err.find("restore run.json"), std::string::npos) << r.err;
@@ -270,9 +262,9 @@ TEST(ResultsDamageCli, OutOfRangeNumbersAreOneLineErrorsNamingFileAndLine) {
 TEST(ResultsDamageCli, ImpossibleValuesInSummaryAndTrialsAreRefused) {
   auto arm1 = [](std::function<void(json&)> edit) {
     return [edit](const std::string& d) {
-      json s = json::parse(slurp(d + "/summary.json"));
+      json s = json::parse(read_text_file(d + "/summary.json"));
       edit(s["classes"][0]["arms"][1]);
-      spit(d + "/summary.json", s.dump(2));
+      write_text_file(d + "/summary.json", s.dump(2));
     };
   };
   struct Case {
@@ -305,24 +297,24 @@ TEST(ResultsDamageCli, ImpossibleValuesInSummaryAndTrialsAreRefused) {
 
 TEST(ResultsDamageCli, AWholeLastTrialWithoutItsNewlineIsKept) {
   std::string dir = copy_run("no-newline");
-  std::string text = slurp(dir + "/trials.jsonl");
+  std::string text = read_text_file(dir + "/trials.jsonl");
   ASSERT_EQ(text.back(), '\n');
   text.pop_back();  // a crash between the last line and its newline
-  spit(dir + "/trials.jsonl", text);
+  write_text_file(dir + "/trials.jsonl", text);
   auto r = pb({"compare", dir, "--json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.err.find("truncated"), std::string::npos) << r.err;
   EXPECT_EQ(json::parse(r.out)["trials"], 8);  // not 7: the last trial counts
-  EXPECT_EQ(slurp(dir + "/trials.jsonl"), text);  // compare changes nothing
+  EXPECT_EQ(read_text_file(dir + "/trials.jsonl"), text);  // compare changes nothing
 }
 
 TEST(ResultsDamageCli, WriteSummaryNeverReplacesOneOfANewerSchema) {
   std::string dir = copy_run("newer");
-  json s = json::parse(slurp(dir + "/summary.json"));
+  json s = json::parse(read_text_file(dir + "/summary.json"));
   s["schema_version"] = 3;
-  spit(dir + "/summary.json", s.dump(2));
-  std::string before = slurp(dir + "/summary.json");
+  write_text_file(dir + "/summary.json", s.dump(2));
+  std::string before = read_text_file(dir + "/summary.json");
   expect_one_line_error(pb({"compare", dir, "--write-summary"}), "summary.json: a newer placebench wrote it",
                         "--write-summary over version 3");
-  EXPECT_EQ(slurp(dir + "/summary.json"), before);
+  EXPECT_EQ(read_text_file(dir + "/summary.json"), before);
 }

@@ -11,18 +11,12 @@
 #include "placebench/hostpipe/cpulist.h"
 #include "placebench/hostpipe/process_limits.h"
 #include "run_command.h"
+#include "text_file.h"
 
 using namespace placebench::testing;
 using nlohmann::json;
 
 namespace {
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 // Compares with a golden file; PLACEBENCH_UPDATE_GOLDEN=1 rewrites it instead.
 void expect_golden(const std::string& actual, const std::string& name) {
@@ -32,7 +26,7 @@ void expect_golden(const std::string& actual, const std::string& name) {
     return;
   }
   ASSERT_TRUE(std::filesystem::exists(path)) << path << " missing; run with PLACEBENCH_UPDATE_GOLDEN=1";
-  EXPECT_EQ(actual, read_file(path)) << "golden " << name << " differs; if the change is intended, "
+  EXPECT_EQ(actual, read_text_file(path)) << "golden " << name << " differs; if the change is intended, "
                                      << "rerun with PLACEBENCH_UPDATE_GOLDEN=1 and review the diff";
 }
 
@@ -60,7 +54,7 @@ TEST(TopoCli, LiveJsonMatchesThisMachine) {
   EXPECT_EQ(j["allowed"]["cpus"], placebench::hostpipe::format_cpulist(allowed.cpus));
   EXPECT_EQ(j["allowed"]["mems"], placebench::hostpipe::format_cpulist(allowed.mems));
   for (const auto& node : j["numa_nodes"]) {
-    std::string sys_cpus = read_file("/sys/devices/system/node/node" + std::to_string(node["os_index"].get<int>()) + "/cpulist");
+    std::string sys_cpus = read_text_file("/sys/devices/system/node/node" + std::to_string(node["os_index"].get<int>()) + "/cpulist");
     EXPECT_EQ(placebench::hostpipe::parse_cpulist(node["cpus"].get<std::string>()),
               placebench::hostpipe::parse_cpulist(sys_cpus));
     EXPECT_GT(node["memory_bytes"].get<std::uint64_t>(), 0u);
