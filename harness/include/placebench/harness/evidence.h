@@ -1,0 +1,27 @@
+// Evidence that identifies itself: the host, the UTC time and the placebench version that every JSON output
+// carries beside its own schema_version, so files gathered from many nodes can be told apart.
+#pragma once
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace placebench::harness {
+
+struct Evidence {
+  std::string host;                // gethostname(), or "unknown"
+  std::string generated_at;        // UTC, ISO 8601 with a Z ("2026-12-01T14:05:00Z")
+  std::string placebench_version;  // placebench_version()
+};
+
+// Now, on this host.
+Evidence current_evidence();
+
+// The current UTC time as ISO 8601 with seconds and a Z.
+std::string utc_timestamp_now();
+
+// This host's name (gethostname), "unknown" when it cannot be read.
+std::string local_host_name();
+
+// Adds "host", "generated_at" and "placebench_version" to a JSON object (keys it already has are kept).
+void stamp_evidence(nlohmann::json& object, const Evidence& evidence = current_evidence());
+
+}  // namespace placebench::harness
