@@ -195,7 +195,15 @@ UNVERSIONED_KINDS = {"staging", "pipeline"}
 
 
 def load_json_file(path: str, inputs: Inputs, explicit: bool = True) -> None:
-    obj = read_json(path)
+    try:
+        obj = read_json(path)
+    except InputProblem as e:
+        if explicit:
+            raise
+        # Found in a folder: one empty or unreadable file (a step that failed before writing it) is
+        # skipped with a warning instead of refusing every other result in the folder.
+        inputs.warnings.append(f"{e}: skipped")
+        return
     kind = classify(obj)
     if kind is None:
         if explicit:

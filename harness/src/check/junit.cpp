@@ -1,11 +1,28 @@
 // JUnit XML of a check report: one <testcase> per check, a <failure> with expected, actual and why.
 // The layout is the common subset Jenkins, GitLab and GitHub reporters read (testsuites > testsuite >
-// testcase); no timestamps or durations, so the output is a pure function of the report.
+// testcase); the testsuite carries hostname, timestamp and time, so reports from many nodes can be told
+// apart; given those (JunitStamp), the output is a pure function of the report.
 #include <fmt/format.h>
 
+#include <chrono>
+
 #include "placebench/harness/check/printers.h"
+#include "placebench/harness/evidence.h"
 
 namespace placebench::harness::check {
+namespace {
+// Set when the program loads: the start of the command whose report this is.
+const std::chrono::steady_clock::time_point kProcessStart = std::chrono::steady_clock::now();
+}  // namespace
+
+JunitStamp junit_stamp_now() {
+  std::string ts = utc_timestamp_now();
+  if (!ts.empty() && ts.back() == 'Z') ts.pop_back();
+  double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - kProcessStart).count();
+  return {local_host_name(), ts, s};
+}
+
+std::string render_junit_xml(const CheckReport& report) { return render_junit_xml(report, junit_stamp_now()); }
 
 std::string xml_escape(const std::string& text) {
   std::string out;
@@ -25,12 +42,14 @@ std::string xml_escape(const std::string& text) {
   return out;
 }
 
-std::string render_junit_xml(const CheckReport& report) {
+std::string render_junit_xml(const CheckReport& report, const JunitStamp& stamp) {
   int n = static_cast<int>(report.checks.size()), failures = report.failures();
   std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
-  out += fmt::format("<testsuites name=\"placebench check\" tests=\"{}\" failures=\"{}\" errors=\"0\">\n", n, failures);
-  out += fmt::format("  <testsuite name=\"placebench check {}\" tests=\"{}\" failures=\"{}\" errors=\"0\" skipped=\"0\">\n",
-                     xml_escape(report.run_dir), n, failures);
+  out += fmt::format("<testsuites name=\"placebench check\" tests=\"{}\" failures=\"{}\" errors=\"0\" time=\"{:.3f}\">\n", n,
+                     failures, stamp.time_s);
+  out += fmt::format("  <testsuite name=\"placebench check {}\" tests=\"{}\" failures=\"{}\" errors=\"0\" skipped=\"0\" "
+                     "hostname=\"{}\" timestamp=\"{}\" time=\"{:.3f}\">\n",
+                     xml_escape(report.run_dir), n, failures, xml_escape(stamp.hostname), xml_escape(stamp.timestamp), stamp.time_s);
   out += "    <properties>\n";
   out += fmt::format("      <property name=\"run_dir\" value=\"{}\"/>\n", xml_escape(report.run_dir));
   out += fmt::format("      <property name=\"reference\" value=\"{}\"/>\n", xml_escape(report.reference_path));

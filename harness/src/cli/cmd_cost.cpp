@@ -33,10 +33,9 @@ int run_cost_command(const CostOptions& opt) {
     if (opt.gpus || !opt.wait.empty())
       throw InputError("placebench cost: --from reads measured stranded GPU-seconds; drop --gpus and --wait, or drop --from");
     in.source = opt.from;
-    in.incidents = read_gang_incidents(opt.from);
-    double total = 0;
-    for (const auto& i : in.incidents) total += i.stranded_gpu_s;
-    in.stranded_gpu_s_per_incident = total / static_cast<double>(in.incidents.size());
+    std::vector<std::string> warnings;
+    set_measured_incidents(in, read_gang_incidents(opt.from, &warnings));
+    for (const auto& w : warnings) std::cerr << "placebench cost: warning: " << w << "\n";
   } else {
     if (!opt.gpus || opt.wait.empty())
       throw InputError(fmt::format("placebench cost: {} is missing; give --gpus G --wait TIME (e.g. --gpus 8 --wait 12m), "

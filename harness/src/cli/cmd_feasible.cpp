@@ -4,6 +4,7 @@
 
 #include "placebench/harness/cli/cli.h"
 #include "placebench/harness/cli/options.h"
+#include "placebench/harness/cli/out_file.h"
 #include "placebench/harness/decisions/feasible.h"
 #include "placebench/harness/errors.h"
 
@@ -19,11 +20,14 @@ struct FeasibleOptions {
   std::string inventory, job;
   SearchLimits limits;
   bool json = false;
+  std::string out;
 };
 
 int run_feasible_command(const FeasibleOptions& opt) {
+  if (!opt.out.empty()) check_out_file(opt.out);
   FeasibilityInput input = load_feasibility_input(opt.inventory, opt.job);
   FeasibilityReport report = assess_feasibility(input.inventory, *input.job, opt.limits);
+  if (!opt.out.empty()) write_out_file(opt.out, feasibility_json_text(report) + "\n");
   if (opt.json)
     std::cout << feasibility_json_text(report) << "\n";
   else
@@ -44,6 +48,8 @@ void add_feasible_command(CLI::App& app, CommandAction& action) {
       ->type_name("N")
       ->check(whole_number(1, kMaxSearchStates, "POSITIVE"))->default_val(1000000);
   cmd->add_flag("--json", opt->json, "Print one JSON object (fields in docs/decisions.md)");
+  cmd->add_option("--out", opt->out, "Also write that JSON object to this new file (whole or not at all; an existing file is refused)")
+      ->type_name("FILE");
   cmd->callback([opt, &action] { action = [opt] { return run_feasible_command(*opt); }; });
 }
 

@@ -7,6 +7,7 @@
 #include <tuple>
 
 #include "placebench/harness/cli/cli.h"
+#include "placebench/harness/cli/json_output.h"
 #include "placebench/harness/cli/options.h"
 #include "placebench/harness/errors.h"
 #include "placebench/harness/units.h"
@@ -73,7 +74,7 @@ int run_pipeline_command(PipelineOptions& opt) {
     result = run_pipeline(inv, c);
   }
   if (opt.json)
-    std::cout << pipeline_to_json(result).dump(2) << "\n";
+    std::cout << with_evidence(pipeline_to_json(result)).dump(2) << "\n";
   else
     std::cout << render_pipeline_table(result);
   std::cout.flush();

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "placebench/harness/cli/cli.h"
+#include "placebench/harness/cli/json_output.h"
 #include "placebench/harness/cli/options.h"
 #include "placebench/harness/errors.h"
 #include "placebench/harness/placement/plan.h"
@@ -44,7 +45,8 @@ nlohmann::json plan_to_json(const Inventory& inv, const std::vector<ArmPlan>& pl
                     {"loop", {{"cpus", hostpipe::format_cpulist(p.loop.cpus)}, {"mem_nodes", p.loop.mem_nodes}}},
                     {"notes", p.notes}});
   }
-  return {{"source", inv.source},
+  return {{"schema_version", 1},
+          {"source", inv.source},
           {"numa_node_of_device", plans.empty() ? -1 : plans.front().device_numa},
           {"arms", arms}};
 }
@@ -69,7 +71,7 @@ int run_plan(PlanOptions& opt) {
   opt.request.arms = parse_arm_list(opt.arms, "--arms");
   std::vector<ArmPlan> plans = plan_arms(inv, opt.request);
   if (opt.json)
-    std::cout << plan_to_json(inv, plans).dump(2) << "\n";
+    std::cout << with_evidence(plan_to_json(inv, plans)).dump(2) << "\n";
   else
     std::cout << plan_table(inv, plans);
   return kExitOk;

@@ -40,6 +40,7 @@ struct RunCliOptions {
   std::string config_file, out, resume, rounds, order, fail_on;
   std::optional<std::uint64_t> seed;
   std::string command_line;
+  bool per_node = false;
 };
 
 // A seed for a run whose config and command line name none: each run its own schedule (recorded in
@@ -82,7 +83,14 @@ bool under_mpirun() {
 
 void print_outcome(const RunOutcome& outcome) {
   std::cout << render_analysis_table(outcome.classes, outcome.complete);
-  std::cout << "Results: " << outcome.dir << (outcome.complete ? "" : " (interrupted: continue with --resume " + outcome.dir + ")") << "\n";
+  if (!outcome.node_dirs.empty()) {
+    // --per-node: the table is this node's; every node's directory follows.
+    std::cout << "Results (" << outcome.node_dirs.size() << " node" << (outcome.node_dirs.size() == 1 ? "" : "s")
+              << (outcome.complete ? "" : ", interrupted") << "):\n";
+    for (const auto& d : outcome.node_dirs) std::cout << "  " << d << "\n";
+  } else {
+    std::cout << "Results: " << outcome.dir << (outcome.complete ? "" : " (interrupted: continue with --resume " + outcome.dir + ")") << "\n";
+  }
   std::cout.flush();
 }
 
@@ -108,7 +116,7 @@ int run_run(const RunCliOptions& o) {
     apply_overrides(cfg, o);
   }
   catch_stop_signals();
-  RunOptions ro{o.out, o.resume, o.command_line, static_cast<bool>(isatty(STDERR_FILENO))};
+  RunOptions ro{o.out, o.resume, o.command_line, static_cast<bool>(isatty(STDERR_FILENO)), o.per_node};
   if (!under_mpirun()) {
     RunOutcome outcome = run_experiment(std::move(cfg), ro, g_stop_requested, std::cerr);
     print_outcome(outcome);
@@ -132,6 +140,11 @@ int run_run(const RunCliOptions& o) {
     abort_job(session, e.what());
   }
   if (session.rank() == 0) print_outcome(outcome);
+  if (o.per_node) {
+    // Every node's writer checks --fail-on against its own verdicts; the job's status is the worst.
+    int mine = outcome.dir.empty() ? (outcome.complete ? kExitOk : kExitInterrupted) : exit_status(outcome, o.fail_on);
+    return session.agree_max(mine);  // 130 (interrupted: every node stopped together) > 3 > 0
+  }
   return session.rank() == 0 ? exit_status(outcome, o.fail_on) : (outcome.complete ? kExitOk : kExitInterrupted);
 }
 
@@ -142,7 +155,7 @@ void add_run_command(CLI::App& app, CommandAction& action, const std::string& co
   o->command_line = command_line;
   CLI::App* cmd = app.add_subcommand("run", "Run an experiment: interleaved randomized rounds, crash-safe results, verdicts");
   cmd->add_option("--config", o->config_file, "Experiment YAML (default: the built-in configs/default.yaml)")->type_name("FILE");
-  cmd->add_option("--out", o->out, "Run directory (default: <experiment output>/<timestamp>-<host>/)")->type_name("DIR");
+  cmd->add_option("--out", o->out, "Run directory (default: <experiment output>/<timestamp>-<host>/); with --per-node, the folder of <node>/<timestamp>-<node>/")->type_name("DIR");
   cmd->add_option("--seed", o->seed, "The schedule's seed (default: experiment.seed, else a fresh one per run; recorded in run.json)")
       ->type_name("S")
       ->check(CLI::Validator(
@@ -157,6 +170,8 @@ void add_run_command(CLI::App& app, CommandAction& action, const std::string& co
   cmd->add_option("--order", o->order, "Arm order within a round")
       ->check(CLI::IsMember({"random", "abba", "fixed"}))
       ->type_name("random|abba|fixed");
+  cmd->add_flag("--per-node", o->per_node,
+                "Each node writes its own run in <out>/<node>/ (one writer per node under mpirun/srun; see docs/fleet-runs.md)");
   cmd->add_option("--resume", o->resume, "Continue an interrupted run in DIR (its config, seed and schedule)")->type_name("DIR");
   cmd->add_option("--fail-on", o->fail_on, "Exit 3 when any arm gets this verdict (for cluster CI)")
       ->check(CLI::IsMember({"slower", "inconclusive", "faster", "equivalent"}))

@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "placebench/harness/cli/cli.h"
+#include "placebench/harness/cli/json_output.h"
 #include "placebench/harness/cli/options.h"
 #include "placebench/harness/errors.h"
 #include "placebench/harness/units.h"
@@ -31,7 +32,7 @@ int run_staging_command(StagingOptions& opt) {
   cross_check_live(inv, kernels::query_device_runtime());
   StagingResult result = run_staging(inv, opt.config);
   if (opt.json)
-    std::cout << staging_to_json(result).dump(2) << "\n";
+    std::cout << with_evidence(staging_to_json(result)).dump(2) << "\n";
   else
     std::cout << render_staging_table(result);
   return kExitOk;

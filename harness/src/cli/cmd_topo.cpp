@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "placebench/harness/cli/cli.h"
+#include "placebench/harness/cli/json_output.h"
 #include "placebench/harness/errors.h"
 #include "placebench/harness/topology/inventory_format.h"
 
@@ -34,7 +35,7 @@ int run_topo(const TopoOptions& opt) {
   Inventory inv = build_inventory(topo, parse_pci_gpus(opt.pci_gpus));
   if (topo.is_live()) cross_check_live(inv, kernels::query_device_runtime());
   if (opt.json)
-    std::cout << inventory_to_json(inv).dump(2) << "\n";
+    std::cout << with_evidence(inventory_to_json(inv)).dump(2) << "\n";
   else
     std::cout << render_inventory_table(inv);
   return kExitOk;

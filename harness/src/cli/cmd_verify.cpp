@@ -7,7 +7,9 @@
 
 #include "placebench/harness/cli/cli.h"
 #include "placebench/harness/cli/options.h"
+#include "placebench/harness/cli/out_file.h"
 #include "placebench/harness/errors.h"
+#include "placebench/harness/cli/json_output.h"
 #include "placebench/harness/placement/record.h"
 #include "placebench/harness/topology/inventory.h"
 #include "placebench/harness/units.h"
@@ -23,7 +25,16 @@ struct VerifyOptions {
   std::string bytes = "64M";
   PlanRequest request;
   bool json = false;
+  std::string out;
 };
+
+// The JSON verify prints and writes: the placement record with its schema version and evidence.
+constexpr int kVerifySchemaVersion = 1;
+nlohmann::json verify_json(const PlacementRecord& record) {
+  nlohmann::json j = placement_to_json(record);
+  j["schema_version"] = kVerifySchemaVersion;
+  return with_evidence(std::move(j));
+}
 
 std::string record_table(const PlacementRecord& r, std::size_t bytes) {
   std::string pages;
@@ -58,6 +69,7 @@ int run_verify(VerifyOptions& opt) {
   if (!arm) throw InputError("--arm: unknown arm '" + opt.arm + "'; accepted: " + arm_names_list());
   std::size_t bytes = parse_size(opt.bytes, "--bytes", kMaxBufferBytes);
   check_verify_memory(bytes);
+  if (!opt.out.empty()) check_out_file(opt.out);
   Topology topo = Topology::load_live();  // verification only ever runs on the live machine
   Inventory inv = build_inventory(topo);
   cross_check_live(inv, kernels::query_device_runtime());
@@ -77,8 +89,10 @@ int run_verify(VerifyOptions& opt) {
       placed.record.status = "failed";
     }
   }
+  std::string json = verify_json(placed.record).dump(2) + "\n";
+  if (!opt.out.empty()) write_out_file(opt.out, json);  // a failed record is evidence too
   if (opt.json)
-    std::cout << placement_to_json(placed.record).dump(2) << "\n";
+    std::cout << json;
   else
     std::cout << record_table(placed.record, bytes);
   if (registered) kernels::host_unregister(placed.buffer.data());
@@ -95,6 +109,8 @@ void add_verify_command(CLI::App& app, CommandAction& action) {
   cmd->add_option("--bytes", opt->bytes, "Buffer to allocate and touch (4K, 64M = 64 MiB, 64MB = 64,000,000 bytes; at most 1T and 80% of MemAvailable)")->type_name("SIZE")->default_val("64M");
   add_placement_options(cmd, opt->request);
   cmd->add_flag("--json", opt->json, "Print the placement record as JSON");
+  cmd->add_option("--out", opt->out, "Also write the JSON record to this new file (whole or not at all; an existing file is refused)")
+      ->type_name("FILE");
   cmd->callback([opt, &action] { action = [opt] { return run_verify(*opt); }; });
 }
 

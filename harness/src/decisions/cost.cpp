@@ -8,6 +8,7 @@
 #include <filesystem>
 
 #include "placebench/harness/errors.h"
+#include "placebench/harness/evidence.h"
 #include "placebench/harness/input_file.h"
 #include "placebench/harness/runner/run_directory.h"
 
@@ -96,7 +97,22 @@ CostResult compute_cost(const CostInput& input) {
   return r;
 }
 
-std::vector<GangIncident> read_gang_incidents(const std::string& path_text) {
+void set_measured_incidents(CostInput& input, const std::vector<GangIncident>& gangs) {
+  input.incidents.clear();
+  input.on_time_gangs = 0;
+  double total = 0;
+  for (const auto& g : gangs) {
+    if (g.stranded_gpu_s > 0) {
+      input.incidents.push_back(g);
+      total += g.stranded_gpu_s;
+    } else {
+      ++input.on_time_gangs;
+    }
+  }
+  input.stranded_gpu_s_per_incident = input.incidents.empty() ? 0.0 : total / static_cast<double>(input.incidents.size());
+}
+
+std::vector<GangIncident> read_gang_incidents(const std::string& path_text, std::vector<std::string>* warnings) {
   fs::path path(path_text);
   std::vector<GangIncident> out;
   if (!fs::exists(path))
@@ -111,7 +127,15 @@ std::vector<GangIncident> read_gang_incidents(const std::string& path_text) {
         if (e.path().extension() == ".json" && e.path().filename() != "run.json" && e.path().filename() != "summary.json")
           files.push_back(e.path());
       std::sort(files.begin(), files.end());
-      for (const auto& f : files) read_json(f, out);
+      for (const auto& f : files) {
+        // One empty or damaged file (a step that failed before writing) must not hide the others.
+        try {
+          read_json(f, out);
+        } catch (const InputError& e) {
+          if (!warnings) throw;
+          warnings->push_back(f.string() + ": skipped (" + e.what() + ")");
+        }
+      }
     }
   } else if (path.extension() == ".jsonl") {
     read_jsonl(path, out);
@@ -129,11 +153,14 @@ std::string render_cost_text(const CostResult& r) {
   std::string out = "Stranded capacity of a partly admitted gang\n";
   if (in.gpus && in.wait_s)
     out += fmt::format("  {:g} GPUs allocated and idle for {:.1f} min per incident\n", *in.gpus, *in.wait_s / 60.0);
+  std::string on_time = in.on_time_gangs ? fmt::format(" ({} gang(s) on time, stranding nothing: not counted)", in.on_time_gangs) : "";
   if (!in.incidents.empty()) {
     double total = 0, worst = 0;
     for (const auto& i : in.incidents) total += i.stranded_gpu_s, worst = std::max(worst, i.stranded_gpu_s);
-    out += fmt::format("  from {}: {} gang incident(s), {:.1f} GPU-s stranded in total, mean {:.1f}, worst {:.1f}\n",
-                       in.source, in.incidents.size(), total, total / static_cast<double>(in.incidents.size()), worst);
+    out += fmt::format("  from {}: {} gang incident(s), {:.1f} GPU-s stranded in total, mean {:.1f}, worst {:.1f}{}\n",
+                       in.source, in.incidents.size(), total, total / static_cast<double>(in.incidents.size()), worst, on_time);
+  } else if (in.on_time_gangs) {
+    out += fmt::format("  from {}: no gang stranded GPU time{}\n", in.source, on_time);
   }
   std::string rate = in.rate_per_gpu_hour ? fmt::format(" (at {:g} per GPU-hour)", *in.rate_per_gpu_hour) : "";
   out += fmt::format("  per incident: {:.1f} GPU-min = {:.2f} GPU-h{}\n", r.stranded_gpu_min, r.stranded_gpu_h,
@@ -164,7 +191,9 @@ nlohmann::json cost_to_json(const CostResult& r) {
   for (const auto& i : in.incidents)
     j["incidents"].push_back({{"source", i.source}, {"stranded_gpu_s", i.stranded_gpu_s},
                               {"outcome", i.outcome.empty() ? json(nullptr) : json(i.outcome)}});
+  j["on_time_gangs"] = in.on_time_gangs;
   j["note"] = kInternalCostNote;
+  stamp_evidence(j);
   return j;
 }
 

@@ -5,6 +5,8 @@
 
 #include <cmath>
 
+#include "placebench/harness/evidence.h"
+
 namespace placebench::harness::decisions {
 namespace {
 
@@ -120,6 +122,7 @@ json decide_to_json(const DecideReport& report) {
   j["source"] = report.source;
   j["classes"] = json::array();
   for (const auto& d : report.classes) j["classes"].push_back(class_json(d));
+  stamp_evidence(j);
   return j;
 }
 

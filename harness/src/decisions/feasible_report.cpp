@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "placebench/harness/decisions/feasible.h"
+#include "placebench/harness/evidence.h"
 
 namespace placebench::harness::decisions {
 namespace {
@@ -200,6 +201,7 @@ std::string feasibility_json_text(const FeasibilityReport& r) {
                           {"reasons", n.reasons},
                           {"notes", n.notes}});
   j["notes"] = r.notes;
+  stamp_evidence(j);
   return j.dump(2);
 }
 

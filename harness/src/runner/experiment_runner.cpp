@@ -13,6 +13,7 @@
 #include "placebench/collectives/mpi_session.h"
 #include "placebench/harness/collectives_driver/mpi_command.h"
 #include "placebench/harness/errors.h"
+#include "placebench/harness/runner/per_node.h"
 #include "placebench/harness/runner/run_directory.h"
 #include "placebench/harness/runner/schedule.h"
 #include "placebench/harness/runner/trial.h"
@@ -77,22 +78,25 @@ nlohmann::json run_trial_or_abort(const Inventory& inv, const ExperimentConfig& 
 // they abort the job: a trial is steps x step time, seconds to minutes; an hour means rank 0 is stuck.
 constexpr std::chrono::minutes kNodeLocalTrialDeadline{60};
 
-// Under mpirun, staging and pipeline trials measure rank 0's node alone: the other ranks wait without
-// spinning (so they neither share its CPUs nor its memory bandwidth) and get no record.
+// Under mpirun, staging and pipeline trials measure the writing rank's node alone (rank 0's; with
+// --per-node each node's writer, all nodes at once): the other ranks wait without spinning (so they
+// neither share its CPUs nor its memory bandwidth) and get no record.
 nlohmann::json node_local_trial(const Inventory& inv, const ExperimentConfig& config, const ClassConfig& cls,
-                                const TrialSlot& slot, collectives::MpiSession& session) {
-  nlohmann::json t = session.rank() == 0 ? run_trial_or_abort(inv, config, cls, slot, session) : nlohmann::json::object();
+                                const TrialSlot& slot, collectives::MpiSession& session, bool measure, bool per_node) {
+  nlohmann::json t = measure ? run_trial_or_abort(inv, config, cls, slot, session) : nlohmann::json::object();
   // The others wait (idle) for rank 0's whole trial; rank 0 comes last, so it waits only as long as any MPI
-  // wait may make no progress (a peer frozen while rank 0 measured).
-  if (session.rank() == 0) {
+  // wait may make no progress (a peer frozen while rank 0 measured). With --per-node every writer may
+  // still be measuring: each waits up to the trial deadline.
+  if (session.rank() == 0 && !per_node) {
     auto stall = std::chrono::milliseconds(static_cast<long long>(session.stall_timeout_s() * 1000));
     if (!session.idle_barrier(stall))
       abort_job(session, fmt::format("rank 0: the other ranks did not reach the end of trial {}/{} round {} within {} s; a "
                                      "peer is stalled or frozen", cls.name, arm_name(slot.arm), slot.round,
                                      session.stall_timeout_s()));
   } else if (!session.idle_barrier(kNodeLocalTrialDeadline)) {
-    abort_job(session, fmt::format("rank {} waited {} min for rank 0 to finish trial {}/{} round {}; rank 0 is stuck",
-                                   session.rank(), kNodeLocalTrialDeadline.count(), cls.name, arm_name(slot.arm), slot.round));
+    abort_job(session, fmt::format("rank {} waited {} min for the other {} to finish trial {}/{} round {}; one is stuck",
+                                   session.rank(), kNodeLocalTrialDeadline.count(), per_node ? "nodes" : "ranks (rank 0)",
+                                   cls.name, arm_name(slot.arm), slot.round));
   }
   return t;
 }
@@ -129,11 +133,15 @@ ResumeState share_resume_state(collectives::MpiSession& session, RunDirectory* r
   return s;
 }
 
-// Where this process stands in the job: alone, or one rank of an mpirun job (rank 0, the root, writes).
+// Where this process stands in the job: alone, or one rank of an mpirun job (rank 0, the root, writes;
+// with --per-node each node's writer writes its node's directory).
 struct Ranks {
   collectives::MpiSession* session = nullptr;
-  bool multi = false;  // several ranks
-  bool root = true;
+  bool multi = false;     // several ranks
+  bool root = true;       // rank 0: progress, printing, stop decisions of a shared run
+  bool writer = true;     // writes a run directory (the root; with --per-node, one rank per node)
+  bool per_node = false;
+  NodeRole node;          // with --per-node
 };
 
 // What the round loop works from and adds to.
@@ -186,12 +194,20 @@ RunState start_run(const ExperimentConfig& config, const Inventory& inv, const R
                    std::ostream& log) {
   check_classes_runnable(config, inv);
   RunState state;
-  if (!ranks.root) return state;
+  if (!ranks.writer) return state;
   nlohmann::json context = detail::make_run_context(config, inv, opt.command_line);
   if (ranks.session) context["mpi"] = {{"ranks", ranks.session->size()}};
+  if (ranks.per_node)
+    context["per_node"] = {{"node", ranks.node.node}, {"nodes", ranks.node.nodes}, {"ranks_on_node", ranks.node.ranks_on_node},
+                           {"launcher_local_rank", launcher_local_rank()}};
   for (const auto& w : context["system"].value("warnings", nlohmann::json::array()))
     log << "placebench run: warning: " << w.get<std::string>() << "\n";
-  state.dir = RunDirectory::create(config.output_dir, opt.out_dir, inv.host, context);
+  if (ranks.per_node) {
+    std::string base = (opt.out_dir.empty() ? config.output_dir : opt.out_dir) + "/" + ranks.node.node;
+    state.dir = RunDirectory::create(base, "", ranks.node.node, context);
+  } else {
+    state.dir = RunDirectory::create(config.output_dir, opt.out_dir, inv.host, context);
+  }
   return state;
 }
 
@@ -276,7 +292,8 @@ class RoundLoop {
       if (ranks_.root) progress_.trial(slot, config_.max_rounds, trial_count_);
       nlohmann::json t = run_one(cls, slot);
       if (agree(ranks_.session, t.is_null())) return false;
-      if (ranks_.root) record(std::move(t));
+      if (ranks_.per_node && cls.workload.type == "collective") t = shared_record(std::move(t));
+      if (ranks_.writer && !t.empty()) record(std::move(t));
       ++trial_count_;
     }
     return true;
@@ -285,7 +302,13 @@ class RoundLoop {
   nlohmann::json run_one(const ClassConfig& cls, const TrialSlot& slot) {
     if (!ranks_.multi) return run_trial(inv_, config_, cls, slot, &stop_, ranks_.session);
     if (cls.workload.type == "collective") return run_trial_or_abort(inv_, config_, cls, slot, *ranks_.session);
-    return node_local_trial(inv_, config_, cls, slot, *ranks_.session);
+    bool measure = ranks_.writer && !node_stopped_.count(cls.name);
+    return node_local_trial(inv_, config_, cls, slot, *ranks_.session, measure, ranks_.per_node);
+  }
+
+  // --per-node: rank 0's record of a collective trial, for every node's writer.
+  nlohmann::json shared_record(nlohmann::json t) {
+    return nlohmann::json::parse(ranks_.session->broadcast_string(ranks_.root ? t.dump() : "", 0));
   }
 
   // Checked as its readers will read it, then appended (fsync) before the next trial starts: a line the
@@ -303,11 +326,21 @@ class RoundLoop {
   }
 
   // After each round, the classes whose sequential rule stops them (rank 0 decides, every rank agrees).
+  // With --per-node each writer decides for its node, and a class stops for the job once every node's
+  // rule stopped it (a node that stopped it earlier measures it no more: node_stopped_).
   void stop_decided_classes() {
     std::vector<ClassAnalysis> analysis =
-        ranks_.root ? analyze_run(config_, state_.trials) : std::vector<ClassAnalysis>{};
-    for (std::size_t ci = 0; ci < config_.classes.size(); ++ci)
-      if (agree(ranks_.session, ranks_.root && analysis[ci].stop)) stopped_.insert(config_.classes[ci].name);
+        ranks_.writer ? analyze_run(config_, state_.trials) : std::vector<ClassAnalysis>{};
+    for (std::size_t ci = 0; ci < config_.classes.size(); ++ci) {
+      const std::string& name = config_.classes[ci].name;
+      if (!ranks_.per_node) {
+        if (agree(ranks_.session, ranks_.root && analysis[ci].stop)) stopped_.insert(name);
+        continue;
+      }
+      bool mine = !ranks_.writer || node_stopped_.count(name) || analysis[ci].stop;
+      if (ranks_.writer && mine) node_stopped_.insert(name);
+      if (!agree(ranks_.session, !mine)) stopped_.insert(name);
+    }
   }
 
   const ExperimentConfig& config_;
@@ -317,7 +350,8 @@ class RoundLoop {
   RunState& state_;
   Progress& progress_;
   int trial_count_;
-  std::set<std::string> stopped_;
+  std::set<std::string> stopped_;       // classes no rank runs any more
+  std::set<std::string> node_stopped_;  // --per-node: classes this node's rule stopped
 };
 
 int max_trials(const ExperimentConfig& config) {
@@ -329,9 +363,19 @@ int max_trials(const ExperimentConfig& config) {
 // ---- finish: the summary, complete or not ----
 
 RunOutcome finish(const ExperimentConfig& config, const Ranks& ranks, const RunState& state, bool complete) {
-  if (!ranks.root) return RunOutcome{"", {}, complete};
-  RunOutcome out{state.dir->path(), analyze_run(config, state.trials), complete};
-  state.dir->write_summary(RunSummary{out.classes, out.complete, state.trials.size()});
+  RunOutcome out{"", {}, {}, complete};
+  if (ranks.writer) {
+    out = RunOutcome{state.dir->path(), {}, {}, complete};
+    out.classes = analyze_run(config, state.trials);
+    state.dir->write_summary(RunSummary{out.classes, out.complete, state.trials.size()});
+  }
+  if (ranks.per_node && ranks.multi) {
+    std::vector<std::string> dirs = ranks.session->gather_strings(out.dir, 0);
+    for (auto& d : dirs)
+      if (!d.empty()) out.node_dirs.push_back(std::move(d));
+  } else if (ranks.per_node) {
+    out.node_dirs.push_back(out.dir);
+  }
   return out;
 }
 
@@ -351,7 +395,18 @@ RunOutcome run_experiment(ExperimentConfig config, const RunOptions& opt, const 
                           std::ostream& log, collectives::MpiSession* session) {
   Inventory inv = build_inventory(Topology::load_live());
   cross_check_live(inv, kernels::query_device_runtime());
-  const Ranks ranks{session, session && session->size() > 1, !session || session->rank() == 0};
+  Ranks ranks;
+  ranks.session = session;
+  ranks.multi = session && session->size() > 1;
+  ranks.root = ranks.writer = !session || session->rank() == 0;
+  if (opt.per_node) {
+    if (!opt.resume_dir.empty())
+      throw InputError("--per-node with --resume: resume one node's run without --per-node (placebench run --resume "
+                       "<out>/<node>/<run>), or start a new per-node run");
+    ranks.per_node = true;
+    ranks.node = assign_node_roles(ranks.multi ? session : nullptr);
+    ranks.writer = ranks.node.writer;
+  }
   if (ranks.multi) config.seed = broadcast_seed(*session, config.seed);
   require_mpirun_for_collectives(config, ranks);
   RunState state = opt.resume_dir.empty() ? start_run(config, inv, opt, ranks, log) : resume_run(config, opt, ranks, log);

@@ -8,7 +8,16 @@
 namespace placebench::harness::check {
 
 std::string render_check_table(const CheckReport& report);
-std::string render_junit_xml(const CheckReport& report);
+// Where and when a JUnit report was made: the testsuite's hostname, timestamp (UTC, ISO 8601 without a
+// zone, as the JUnit schema has it) and time (seconds) attributes.
+struct JunitStamp {
+  std::string hostname, timestamp;
+  double time_s = 0;
+};
+// This host, now, and the seconds since this process started (what `check` took to read and evaluate).
+JunitStamp junit_stamp_now();
+std::string render_junit_xml(const CheckReport& report, const JunitStamp& stamp);
+std::string render_junit_xml(const CheckReport& report);  // stamped with junit_stamp_now()
 std::string render_markdown(const CheckReport& report);
 
 // XML 1.0 text and attribute escaping (&, <, >, ", ') with control characters other than tab,

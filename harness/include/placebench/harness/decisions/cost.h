@@ -24,8 +24,13 @@ struct CostInput {
   // How the per-incident figure was obtained: either gpus x wait, or the mean of measured incidents.
   std::optional<double> gpus, wait_s;
   std::string source = "what-if";
-  std::vector<GangIncident> incidents;
+  std::vector<GangIncident> incidents;  // measured gangs that stranded GPU time (stranded_gpu_s > 0)
+  int on_time_gangs = 0;                // measured gangs that stranded nothing: not incidents, not counted
 };
+
+// The measured gangs of --from as the input's incidents: only those that stranded GPU time count (an
+// on-time gang is not an incident); stranded_gpu_s_per_incident is their mean (0 when none stranded any).
+void set_measured_incidents(CostInput& input, const std::vector<GangIncident>& gangs);
 
 struct CostResult {
   CostInput input;
@@ -47,7 +52,9 @@ CostResult compute_cost(const CostInput& input);
 //   a directory: its trials.jsonl lines that carry stranded_gpu_s; else summary.json's `gangs`; else every
 //           *.json in it with a top-level stranded_gpu_s.
 // Throws InputError naming the file (and line) when nothing usable is found or a value is malformed.
-std::vector<GangIncident> read_gang_incidents(const std::string& path);
+// In a directory's *.json scan, a file that is empty, unreadable or not JSON is skipped with one line in
+// `warnings` ("FILE: skipped (WHY)") instead of refusing the folder.
+std::vector<GangIncident> read_gang_incidents(const std::string& path, std::vector<std::string>* warnings = nullptr);
 
 std::string render_cost_text(const CostResult& result);
 nlohmann::json cost_to_json(const CostResult& result);

@@ -21,10 +21,12 @@ struct RunOptions {
   std::string resume_dir;           // continue this run instead
   std::string command_line;
   bool tty_progress = false;        // one updating progress line instead of plain lines
+  bool per_node = false;            // --per-node: each node writes <out or config output>/<node>/<timestamp>-<node>
 };
 
 struct RunOutcome {
-  std::string dir;
+  std::string dir;                  // this process's run directory ("" on a rank that writes none)
+  std::vector<std::string> node_dirs;  // --per-node, on rank 0: every node's run directory, by node
   std::vector<ClassAnalysis> classes;
   bool complete = false;            // false: interrupted
 };
@@ -35,6 +37,10 @@ struct RunOutcome {
 // Under mpirun (`session` non-null, several ranks) every rank runs the same schedule (rank 0's seed,
 // broadcast), every rank takes part in each trial, rank 0 alone writes the run directory, and stop
 // decisions (sequential rule, signals) are rank 0's, shared before the next trial.
+// With options.per_node (per_node.h) one rank of each node (its writer) measures the node-local classes
+// and writes that node's run directory, all nodes at once; collective classes run across all ranks and
+// rank 0's record goes into every node's directory; a class stops when every node's rule stops it (a
+// node that stopped earlier measures it no more). Rank 0 prints.
 RunOutcome run_experiment(ExperimentConfig config, const RunOptions& options, const std::atomic<bool>& stop,
                           std::ostream& log, collectives::MpiSession* session = nullptr);
 
