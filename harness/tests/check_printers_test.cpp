@@ -19,10 +19,10 @@ CheckReport report() {
 }  // namespace
 
 TEST(CheckPrinters, JUnitHasOneTestCasePerCheck) {
-  EXPECT_EQ(render_junit_xml(report()),
+  EXPECT_EQ(render_junit_xml(report(), JunitStamp{"node7", "2026-12-01T14:05:00", 1.25}),
             R"(<?xml version="1.0" encoding="UTF-8"?>
-<testsuites name="placebench check" tests="3" failures="1" errors="0">
-  <testsuite name="placebench check runs/a" tests="3" failures="1" errors="0" skipped="0">
+<testsuites name="placebench check" tests="3" failures="1" errors="0" time="1.250">
+  <testsuite name="placebench check runs/a" tests="3" failures="1" errors="0" skipped="0" hostname="node7" timestamp="2026-12-01T14:05:00" time="1.250">
     <properties>
       <property name="run_dir" value="runs/a"/>
       <property name="reference" value="ref.yaml"/>

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <regex>
 #include <sstream>
 
 #include "fixtures.h"
@@ -18,8 +19,11 @@ using nlohmann::json;
 
 namespace {
 
-// Compares with a golden file; PLACEBENCH_UPDATE_GOLDEN=1 rewrites it instead.
-void expect_golden(const std::string& actual, const std::string& name) {
+// Compares with a golden file; PLACEBENCH_UPDATE_GOLDEN=1 rewrites it instead. The evidence stamp (the
+// time and version that vary from run to run) is masked as {{ANY}}, in the comparison only.
+void expect_golden(const std::string& output, const std::string& name) {
+  static const std::regex stamp(R"re(("(generated_at|placebench_version)": )"[^"]*")re");
+  const std::string actual = std::regex_replace(output, stamp, "$1\"{{ANY}}\"");
   std::string path = std::string(PLACEBENCH_SOURCE_DIR) + "/tests/golden/" + name;
   if (std::getenv("PLACEBENCH_UPDATE_GOLDEN")) {
     std::ofstream(path) << actual;

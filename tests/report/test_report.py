@@ -191,6 +191,28 @@ class BadInput(unittest.TestCase):
         self.assertIn('id="gang"', html)
         self.assertIn('id="run-0"', html)
 
+    def test_an_empty_or_broken_file_in_a_folder_is_skipped(self):
+        """`verify > file` that failed leaves an empty file: one warning, not a refused folder (per-node
+        layout: runs/<node>/<run>/). Given by name, the same file is still refused."""
+        folder = os.path.join(self.tmp, "collected")
+        node = os.path.join(folder, "runs", "node-a")
+        os.makedirs(node)
+        v2_copy("tiny-run", node)
+        shutil.copy(os.path.join(FIX, "gang-missing.json"), folder)
+        open(os.path.join(folder, "verify-gpu0.json"), "w").close()
+        with open(os.path.join(folder, "cut.json"), "w") as f:
+            f.write('{"schema_version": 1, "ro')
+        out = os.path.join(self.tmp, "r.html")
+        r = report([folder], out)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        warnings = [l for l in r.stderr.splitlines() if "skipped" in l]
+        self.assertEqual(len([l for l in warnings if "verify-gpu0.json" in l]), 1, r.stderr)
+        self.assertEqual(len([l for l in warnings if "cut.json" in l]), 1, r.stderr)
+        html = read(out)
+        self.assertIn('id="gang"', html)
+        self.assertIn('id="run-0"', html)
+        self.assert_refused(report([os.path.join(folder, "verify-gpu0.json")], out + "2"), "verify-gpu0.json")
+
 
 class OutputNeverReplacesRecords(unittest.TestCase):
     """-o may not name an input, a file inside an input run directory, or an existing file this report did
