@@ -23,6 +23,8 @@
 # trial in hand, write the summary, and the script exits 130. (Open MPI's mpirun, given SIGINT itself,
 # kills the ranks a second later and exits 1; it forwards SIGUSR1 unchanged.)
 # Example: scripts/mpirun-placebench.sh --hosts gpu1:8,gpu2:8 --npernode 8 --arm local -- collective --sizes 8:256M:x2
+# Every node's experiment, one rank per node, each node writing results/runs/<node>/<run>/ (docs/fleet-runs.md):
+#          scripts/mpirun-placebench.sh --hostfile hosts --npernode 1 -- run --per-node --out results/runs
 # (end of help)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)

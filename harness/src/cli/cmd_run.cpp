@@ -109,6 +109,9 @@ int exit_status(const RunOutcome& outcome, const std::string& fail_on) {
 int run_run(const RunCliOptions& o) {
   if (!o.resume.empty() && (!o.config_file.empty() || o.seed || !o.rounds.empty() || !o.order.empty()))
     throw InputError("--resume continues a run with its own config, seed, rounds and order; drop the other options");
+  if (o.per_node && !o.resume.empty())
+    throw InputError("--per-node with --resume: resume one node's run on that node without --per-node (placebench run "
+                     "--resume <out>/<node>/<run>), or start a new per-node run");
   ExperimentConfig cfg;
   if (o.resume.empty()) {
     cfg = o.config_file.empty() ? parse_experiment_config(default_config_yaml(), "configs/default.yaml (built in)")

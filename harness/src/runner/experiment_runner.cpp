@@ -400,9 +400,7 @@ RunOutcome run_experiment(ExperimentConfig config, const RunOptions& opt, const 
   ranks.multi = session && session->size() > 1;
   ranks.root = ranks.writer = !session || session->rank() == 0;
   if (opt.per_node) {
-    if (!opt.resume_dir.empty())
-      throw InputError("--per-node with --resume: resume one node's run without --per-node (placebench run --resume "
-                       "<out>/<node>/<run>), or start a new per-node run");
+    if (!opt.resume_dir.empty()) throw InputError("--per-node: a per-node run is resumed node by node, without it");
     ranks.per_node = true;
     ranks.node = assign_node_roles(ranks.multi ? session : nullptr);
     ranks.writer = ranks.node.writer;
