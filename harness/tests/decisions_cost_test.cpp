@@ -70,3 +70,34 @@ TEST(Cost, ReadsGangIncidents) {
   EXPECT_THROW(read_gang_incidents(fixture("issue-example.yaml")), InputError);
   EXPECT_THROW(read_gang_incidents(fixture("no-such")), InputError);
 }
+
+TEST(Cost, OnlyGangsThatStrandedSomethingAreIncidents) {
+  CostInput in;
+  set_measured_incidents(in, {{"a", 600.0, "complete"}, {"b", 0.0, "complete"}, {"c", 300.0, "failed_deadline"}, {"d", 0.0, ""}});
+  ASSERT_EQ(in.incidents.size(), 2u);
+  EXPECT_EQ(in.incidents[1].source, "c");
+  EXPECT_EQ(in.on_time_gangs, 2);
+  EXPECT_DOUBLE_EQ(in.stranded_gpu_s_per_incident, 450.0);  // (600 + 300) / 2, not / 4
+  CostInput none;
+  set_measured_incidents(none, {{"a", 0.0, "complete"}});
+  EXPECT_TRUE(none.incidents.empty());
+  EXPECT_EQ(none.on_time_gangs, 1);
+  EXPECT_DOUBLE_EQ(none.stranded_gpu_s_per_incident, 0.0);
+  EXPECT_EQ(cost_to_json(compute_cost(none))["on_time_gangs"], 1);
+}
+
+TEST(Cost, AnEmptyFileInAFolderIsSkippedWithAWarning) {
+  auto dir = std::filesystem::path(::testing::TempDir()) / "pb-cost-skip";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "empty.json").close();
+  std::ofstream(dir / "gang.json") << R"({"stranded_gpu_s": 12.5, "outcome": "complete"})";
+  std::vector<std::string> warnings;
+  auto got = read_gang_incidents(dir.string(), &warnings);
+  ASSERT_EQ(got.size(), 1u);
+  EXPECT_EQ(got[0].stranded_gpu_s, 12.5);
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_NE(warnings[0].find("empty.json: skipped (") , std::string::npos) << warnings[0];
+  EXPECT_THROW(read_gang_incidents(dir.string()), InputError);  // without a warning list: refused, as before
+  EXPECT_THROW(read_gang_incidents((dir / "empty.json").string(), &warnings), InputError);  // given by name: refused
+}
