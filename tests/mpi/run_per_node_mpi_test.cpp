@@ -117,3 +117,17 @@ TEST(RunPerNodeMpi, ThreeHostsThreeRuns) {
   }
   EXPECT_EQ(count_lines(run.result.out, "Results (3 nodes"), 1) << run.result.out;
 }
+
+TEST(RunPerNodeMpi, ANodeWithAnotherExperimentIsRefusedOnEveryRank) {
+  std::string out = ::testing::TempDir() + "/pb-per-node-other";
+  fs::remove_all(out);
+  std::vector<std::string> argv{PLACEBENCH_MPIEXEC, "--oversubscribe", "--bind-to", "none",
+                                "-np", "1", "-x", "PLACEBENCH_HOST_NAME=a", placebench_binary(), "run", "--per-node",
+                                "--config", fixture("per-node-local.yaml"), "--out", out, ":",
+                                "-np", "1", "-x", "PLACEBENCH_HOST_NAME=b", placebench_binary(), "run", "--per-node",
+                                "--config", fixture("tiny.yaml"), "--out", out};
+  auto r = run_command(argv, 60, {"OMPI_ALLOW_RUN_AS_ROOT=1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_EQ(count_lines(r.err, "rank 1 runs another experiment than rank 0"), 1) << r.err;
+  EXPECT_FALSE(fs::exists(out));  // refused before anything is written
+}

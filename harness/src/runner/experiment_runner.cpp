@@ -133,6 +133,31 @@ ResumeState share_resume_state(collectives::MpiSession& session, RunDirectory* r
   return s;
 }
 
+// What every rank must share for the round loop to stay in step: the classes (name, workload type, arms),
+// the rounds and the order. Under mpirun each rank reads its own config (with --per-node a node may add
+// its own contention), so a node given another experiment is refused on every rank, not left waiting.
+std::string schedule_signature(const ExperimentConfig& config) {
+  std::string sig = fmt::format("rounds {}..{} order {}", config.min_rounds, config.max_rounds, static_cast<int>(config.order));
+  for (const auto& c : config.classes) {
+    sig += "; " + c.name + " (" + c.workload.type + ":";
+    for (Arm a : c.arms()) sig += " " + arm_name(a);
+    sig += ")";
+  }
+  return sig;
+}
+
+void require_same_schedule(collectives::MpiSession& session, const ExperimentConfig& config) {
+  std::string mine = schedule_signature(config);
+  std::vector<std::string> all = session.gather_strings(mine, 0);
+  std::string error;
+  for (std::size_t r = 1; r < all.size() && error.empty(); ++r)
+    if (all[r] != all[0])
+      error = fmt::format("{}: rank {} runs another experiment than rank 0 ({} vs {}); give every rank the same classes, "
+                          "rounds and order", config.source, r, all[r], all[0]);
+  error = session.broadcast_string(error, 0);
+  if (!error.empty()) throw AgreedInputError(error);
+}
+
 // Where this process stands in the job: alone, or one rank of an mpirun job (rank 0, the root, writes;
 // with --per-node each node's writer writes its node's directory).
 struct Ranks {
@@ -406,6 +431,7 @@ RunOutcome run_experiment(ExperimentConfig config, const RunOptions& opt, const 
     ranks.writer = ranks.node.writer;
   }
   if (ranks.multi) config.seed = broadcast_seed(*session, config.seed);
+  if (ranks.multi && opt.resume_dir.empty()) require_same_schedule(*session, config);
   require_mpirun_for_collectives(config, ranks);
   RunState state = opt.resume_dir.empty() ? start_run(config, inv, opt, ranks, log) : resume_run(config, opt, ranks, log);
   Progress progress(log, opt.tty_progress, max_trials(config));
