@@ -44,6 +44,14 @@ def gpu_count_written_once(test, text):
 
 
 class EveryDocument(unittest.TestCase):
+    def test_embedded_scripts_parse(self):
+        mpijob = by_kind(load("mpijob.yaml"), "MPIJob")["spec"]["mpiReplicaSpecs"]["Launcher"]
+        volcano = {t["name"]: t for t in by_kind(load("volcano-job.yaml"), "Job")["spec"]["tasks"]}["mpimaster"]
+        for name, role in (("mpijob launcher", mpijob), ("volcano mpimaster", volcano)):
+            script = role["template"]["spec"]["containers"][0]["args"][0]
+            r = subprocess.run(["bash", "-n"], input=script, capture_output=True, text=True)
+            self.assertEqual(r.returncode, 0, f"{name}: {r.stderr}")
+
     def test_required_fields(self):
         for name in ("mpijob.yaml", "volcano-job.yaml"):
             for doc in load(name):
