@@ -228,7 +228,7 @@ CollectiveRow collective_row(Collective op, bool in_place, std::uint64_t size, d
   r.iter_max_us = time_us * 2;
   r.iter_slowest_us = {time_us * 1.25, time_us * 2};
   r.iter_mean_p50_us = time_us * 1.125;
-  r.blocks = 5;
+  r.blocks = 10;
   r.time_min_us = time_us * 0.75;
   r.time_max_us = time_us * 1.5;
   r.time_spread = 2;

@@ -33,7 +33,7 @@ struct CollectiveOptions {
   PlanRequest placement;
   std::string backend = "auto", ops = "allreduce", types = "float32", redop = "sum", sizes = "8:1M:x4", mode = "both",
               arm = "local", stall_timeout, nccl_tests_json;
-  int root = 0, iters = 20, warmup = 5, blocks = 5;
+  int root = 0, iters = 20, warmup = 5, blocks = 10;
   bool no_check = false, json = false, allow_single_rank = false;
 };
 
@@ -216,7 +216,7 @@ void add_collective_command(CLI::App& app, CommandAction& action) {
   cmd->add_option("--iters", opt->iters, "Calls per timed block (pipelined), and single timed calls after them")
       ->type_name("N")->check(whole_number(1, 1'000'000))->default_val(20);
   cmd->add_option("--blocks", opt->blocks, "Timed blocks of --iters calls per size; time is the median block")
-      ->type_name("N")->check(whole_number(1, 10'000))->default_val(5);
+      ->type_name("N")->check(whole_number(1, 10'000))->default_val(10);
   cmd->add_option("--warmup", opt->warmup, "Untimed warm-up calls per size")->type_name("N")->check(whole_number(0, 1'000'000))->default_val(5);
   cmd->add_option("--mode", opt->mode, "Out-of-place, in-place, or both")
       ->check(CLI::IsMember({"out-of-place", "in-place", "both"}))

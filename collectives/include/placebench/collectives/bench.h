@@ -24,7 +24,7 @@ struct CollectiveBenchConfig {
   std::vector<std::uint64_t> sizes;  // bytes requested (rounded per collective as nccl-tests does)
   int warmup_iters = 5;
   int iters = 20;                    // calls per timed block, and the number of per-iteration timings
-  int blocks = 5;                    // timed blocks per case: the row's time is their median
+  int blocks = 10;                   // timed blocks per case: the row's time is their median
   std::vector<bool> in_place_modes{false, true};
   bool check = true;
   int gpu = -1;                      // NCCL: this rank's CUDA device
