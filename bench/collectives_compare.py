@@ -51,8 +51,9 @@ def main() -> int:
     runs = {n: [] for n in layouts}
     for i in range(args.runs):
         for n in layouts:
+            load = os.getloadavg()[0]
             runs[n].append(one_run(args.bin, n))
-            print(f"run {i + 1}/{args.runs} on {n} ranks done", file=sys.stderr)
+            print(f"run {i + 1}/{args.runs} on {n} ranks done (1-minute load before it {load:.2f})", file=sys.stderr)
     for n in layouts:
         print(f"\n{n} ranks, {args.runs} runs\n\n{table(runs[n])}")
     if args.out:
