@@ -1,7 +1,12 @@
-// MPI allreduce latency: placebench's collective driver against the plain loop the MPI micro-benchmarks
-// use (OSU osu_allreduce: one MPI_Allreduce per iteration between barriers, each rank's mean). Run both
-// on the same ranks and compare at each size (the target: within 10% for 8 B - 1 MiB):
-//   mpirun -np 2 --bind-to none build/placebench-micro --benchmark_filter=MpiAllreduce
+// MPI allreduce (float sum, out-of-place): placebench's collective driver against a minimal reference
+// loop in the same process layout, size by size in one run (reference, then placebench, per size, so
+// both see the same machine). The reference is the plain blocking loop OSU's osu_allreduce times: a
+// barrier, N = 1000 blocking MPI_Allreduce calls, each rank's mean per call, averaged over ranks.
+// placebench is run_collective_bench with `placebench collective`'s defaults (10 blocks of 20 calls,
+// 5 warm-up calls), reporting its `time` (the median block, mean over ranks) and, as counters, the block
+// spread and the per-iteration p50s (slowest rank, mean over ranks).
+//   mpirun --oversubscribe --bind-to none -np 2 build/placebench-micro --benchmark_filter=MpiAllreduce
+//   bench/collectives_compare.py (five interleaved runs on 2 and 4 ranks, the table of docs/performance.md)
 // Under mpirun only (without it the benchmarks skip, so the smoke test never starts MPI); the call
 // counts are fixed so every rank makes the same collective calls; only rank 0 prints.
 #include <benchmark/benchmark.h>
@@ -9,6 +14,7 @@
 #include <chrono>
 #include <cstdio>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "placebench/collectives/bench.h"
@@ -21,62 +27,70 @@
 namespace {
 
 namespace coll = placebench::collectives;
-constexpr int kCalls = 2000;
+constexpr int kCalls = 1000;  // the reference's timed calls per size
+
+// Ranks other than 0 print nothing, from the first line (Google Benchmark's context) on: the launcher's
+// rank is known before MPI_Init.
+[[maybe_unused]] const bool kQuietRank = [] {
+  if (coll::launched_by_mpi() && coll::launcher_rank() != 0 && !std::freopen("/dev/null", "w", stdout)) std::perror("freopen");
+  return true;
+}();
 
 coll::MpiSession* session() {
   if (!coll::mpi_built() || !coll::launched_by_mpi()) return nullptr;
-  static std::unique_ptr<coll::MpiSession> s = [] {
-    auto p = std::make_unique<coll::MpiSession>();
-    if (p->rank() != 0 && !std::freopen("/dev/null", "w", stdout)) std::perror("freopen");
-    return p;
-  }();
+  static std::unique_ptr<coll::MpiSession> s = std::make_unique<coll::MpiSession>();
   return s.get();
 }
 
-// OSU-style reference: barrier (untimed), one MPI_Allreduce timed, repeated; float sum.
-void BM_MpiAllreduceReference(benchmark::State& state) {
+// The reference: barrier, kCalls blocking calls, this rank's mean per call, the mean over ranks.
+void reference_loop(benchmark::State& state, std::size_t bytes) {
   coll::MpiSession* s = session();
   if (!s) return state.SkipWithError("run under mpirun (see the file comment)");
 #if PLACEBENCH_HAVE_MPI
-  std::size_t count = static_cast<std::size_t>(state.range(0)) / sizeof(float);
-  std::vector<float> in(count, 1.0f), out(count);
-  for (int i = 0; i < 10; ++i)  // warm-up
-    MPI_Allreduce(in.data(), out.data(), static_cast<int>(count), MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
+  auto count = static_cast<int>(bytes / sizeof(float));
+  std::vector<float> in(static_cast<std::size_t>(count), 1.0f), out(in.size());
+  for (int i = 0; i < 10; ++i) MPI_Allreduce(in.data(), out.data(), count, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
   for (auto _ : state) {
-    MPI_Barrier(MPI_COMM_WORLD);
+    s->barrier();
     auto t0 = std::chrono::steady_clock::now();
-    MPI_Allreduce(in.data(), out.data(), static_cast<int>(count), MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
-    state.SetIterationTime(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    for (int i = 0; i < kCalls; ++i) MPI_Allreduce(in.data(), out.data(), count, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
+    double mine = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / kCalls;
+    state.SetIterationTime(s->sum(mine) / s->size());
   }
-  state.counters["bytes"] = static_cast<double>(state.range(0));
 #endif
+  state.counters["bytes"] = static_cast<double>(bytes);
 }
 
-// placebench's driver for the same calls: per-iteration p50 (slowest rank) as the time, and the
-// pipelined average as a counter.
-void BM_MpiAllreducePlacebench(benchmark::State& state) {
+// placebench's driver for the same calls, with the command's defaults.
+void placebench_driver(benchmark::State& state, std::size_t bytes) {
   coll::MpiSession* s = session();
   if (!s) return state.SkipWithError("run under mpirun (see the file comment)");
   coll::CollectiveBenchConfig cfg;
-  cfg.sizes = {static_cast<std::uint64_t>(state.range(0))};
+  cfg.sizes = {bytes};
   cfg.in_place_modes = {false};
-  cfg.iters = kCalls;
-  cfg.warmup_iters = 10;
   cfg.check = false;
   std::vector<char> host(coll::bench_host_bytes(cfg, s->size()));
   coll::CollectiveRow row;
   for (auto _ : state) {
     row = coll::run_collective_bench(*s, cfg, host.data(), host.size()).rows.front();
-    state.SetIterationTime(s->broadcast(row.iter_p50_us, 0) * 1e-6);
+    state.SetIterationTime(s->broadcast(row.time_us, 0) * 1e-6);
   }
-  state.counters["pipelined_us"] = row.time_us;
-  state.counters["p99_us"] = row.iter_p99_us;
-  state.counters["bytes"] = static_cast<double>(state.range(0));
+  state.counters["bytes"] = static_cast<double>(bytes);
+  state.counters["block_spread"] = row.time_spread;
+  state.counters["iter_p50_slowest_us"] = row.iter_p50_us;
+  state.counters["iter_p50_rank_mean_us"] = row.iter_mean_p50_us;
 }
 
-}  // namespace
+// Per size, the reference and then placebench: 8 B to 1 MiB (by 8x, and 1 MiB itself).
+[[maybe_unused]] const bool kRegistered = [] {
+  for (std::size_t bytes : {8u, 64u, 512u, 4096u, 32768u, 262144u, 1048576u}) {
+    std::string suffix = "/" + std::to_string(bytes);
+    benchmark::RegisterBenchmark(("BM_MpiAllreduceReference" + suffix).c_str(), reference_loop, bytes)
+        ->Iterations(1)->UseManualTime()->Unit(benchmark::kMicrosecond);
+    benchmark::RegisterBenchmark(("BM_MpiAllreducePlacebench" + suffix).c_str(), placebench_driver, bytes)
+        ->Iterations(1)->UseManualTime()->Unit(benchmark::kMicrosecond);
+  }
+  return true;
+}();
 
-BENCHMARK(BM_MpiAllreduceReference)->RangeMultiplier(8)->Range(8, 1 << 20)->Iterations(kCalls)->UseManualTime()
-    ->Unit(benchmark::kMicrosecond);
-BENCHMARK(BM_MpiAllreducePlacebench)->RangeMultiplier(8)->Range(8, 1 << 20)->Iterations(1)->UseManualTime()
-    ->Unit(benchmark::kMicrosecond);
+}  // namespace

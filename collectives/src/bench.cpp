@@ -1,17 +1,17 @@
 // The collectives benchmark (see bench.h). Order per case: warm-up calls; a checked call on freshly
-// written inputs with the output pre-filled with a sentinel; the pipelined timing (barrier, `iters`
-// calls, one wait: what nccl-tests reports, averaged over ranks as nccl-tests' default `-a 1`); then
-// `iters` per-iteration timings (barrier, one call, wait), of which rank 0 takes the slowest rank per
-// iteration and reports its p50/p95/p99/max. Nothing is printed here. Every call runs under the
-// session's watchdog (watchdog.h): a frozen peer aborts the job instead of hanging this rank.
+// written inputs with the output pre-filled with a sentinel; `blocks` timed blocks (barrier, `iters`
+// calls, one wait; timed by the backend: host clock for MPI, CUDA events for NCCL), reduced by
+// block_timing.h to the median block of the mean over ranks (what nccl-tests reports, made robust to a
+// preempted block); then `iters` per-iteration timings (barrier, one call, wait), of which rank 0 takes
+// the slowest rank and the mean over ranks per iteration. Nothing is printed here. Every call runs under
+// the session's watchdog (watchdog.h): a frozen peer aborts the job instead of hanging this rank.
 #include "placebench/stats/quantile.h"
 #include "placebench/collectives/bench.h"
 
 #include <algorithm>
-#include <chrono>
-#include <cmath>
 #include <cstring>
 
+#include "block_timing.h"
 #include "ops/op.h"
 #include "runner.h"
 #include "test_hooks.h"
@@ -25,10 +25,6 @@ using detail::OpContext;
 using detail::OpLayout;
 
 constexpr unsigned char kSentinel = 0xA5;  // never a valid output of the inputs used (see input_value)
-
-double now_s() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
 
 // Hyndman & Fan type 7 on sorted values: the statistics library's one quantile (0 for no values).
 double quantile_sorted(const std::vector<double>& v, double q) {
@@ -73,32 +69,19 @@ class CaseRunner {
       row.wrong = static_cast<std::int64_t>(session_.sum(static_cast<double>(count_wrong(c))));
     }
 
-    session_.barrier();
-    double t0 = now_s();
-    run_calls(c, call, cfg_.iters, watch);
-    double mine = (now_s() - t0) / cfg_.iters;
-    row.time_us = session_.sum(mine) / session_.size() * 1e6;
-
-    std::vector<double> per_iter(static_cast<std::size_t>(cfg_.iters));
-    for (auto& dt : per_iter) {
+    std::vector<double> block_s(static_cast<std::size_t>(std::max(cfg_.blocks, 1)));
+    for (double& b : block_s) {
       session_.barrier();
-      double s = now_s();
-      run_calls(c, call, 1, watch);
-      dt = now_s() - s;
+      b = run_calls(c, call, cfg_.iters, watch) / cfg_.iters;
     }
-    std::vector<double> all = session_.gather_doubles(per_iter, 0);
-    if (session_.rank() == 0) {
-      std::vector<double> slowest(per_iter.size(), 0);
-      for (std::size_t r = 0; r < static_cast<std::size_t>(session_.size()); ++r)
-        for (std::size_t i = 0; i < per_iter.size(); ++i) slowest[i] = std::max(slowest[i], all[r * per_iter.size() + i]);
-      row.iter_slowest_us.resize(slowest.size());
-      for (std::size_t i = 0; i < slowest.size(); ++i) row.iter_slowest_us[i] = slowest[i] * 1e6;
-      std::sort(slowest.begin(), slowest.end());
-      row.iter_p50_us = quantile_sorted(slowest, 0.50) * 1e6;
-      row.iter_p95_us = quantile_sorted(slowest, 0.95) * 1e6;
-      row.iter_p99_us = quantile_sorted(slowest, 0.99) * 1e6;
-      row.iter_max_us = slowest.back() * 1e6;
+    std::vector<double> per_iter(static_cast<std::size_t>(cfg_.iters));
+    for (double& dt : per_iter) {
+      session_.barrier();
+      dt = run_calls(c, call, 1, watch);
     }
+    std::vector<double> all_blocks = session_.gather_doubles(block_s, 0);
+    std::vector<double> all_iters = session_.gather_doubles(per_iter, 0);
+    if (session_.rank() == 0) fill_figures(row, all_blocks, all_iters);
     // nccl-tests: algbw = size / time (1 GB/s = 1e9 B/s), busbw = algbw x the collective's factor.
     row.algbw_gbps = row.time_us > 0 ? static_cast<double>(row.size) / (row.time_us * 1e-6) / 1e9 : 0;
     row.busbw_gbps = row.algbw_gbps * c.op->bus_factor(session_.size());
@@ -106,17 +89,41 @@ class CaseRunner {
   }
 
  private:
-  // n calls, then the wait for them; each counts as progress (one relaxed atomic add: cheap enough for
-  // the timed loops), and the wait is allowed what n calls need.
-  void run_calls(const Case& c, const OpCall& call, int n, Watchdog::Watch& watch) {
+  // n calls between the backend's timing marks, then the wait for them: seconds for the n calls, every
+  // one complete. Each call counts as progress (one relaxed atomic add: cheap enough for the timed
+  // loops), and the wait is allowed what n calls need. Warm-up and check calls ignore the time.
+  double run_calls(const Case& c, const OpCall& call, int n, Watchdog::Watch& watch) {
+    runner_.begin_timing();
     for (int i = 0; i < n; ++i) {
       runner_.run(*c.op, call);
       watch.progress();
     }
     watch.expect_calls(static_cast<std::size_t>(n));
-    runner_.wait();
+    double s = runner_.end_timing_s();
     watch.expect_calls(1);
     watch.progress();
+    return s;
+  }
+
+  // Rank 0: the row's figures from every rank's block and per-iteration times (rank-major).
+  void fill_figures(CollectiveRow& row, const std::vector<double>& all_blocks, const std::vector<double>& all_iters) const {
+    auto n = static_cast<std::size_t>(session_.size());
+    detail::BlockFigures b = detail::reduce_blocks(all_blocks, n);
+    row.blocks = static_cast<int>(b.blocks_s.size());
+    row.time_us = b.median_s * 1e6;
+    row.time_min_us = b.min_s * 1e6;
+    row.time_max_us = b.max_s * 1e6;
+    row.time_spread = b.spread;
+    detail::IterationFigures it = detail::reduce_iterations(all_iters, n);
+    row.iter_slowest_us.resize(it.slowest_s.size());
+    for (std::size_t i = 0; i < it.slowest_s.size(); ++i) row.iter_slowest_us[i] = it.slowest_s[i] * 1e6;
+    std::vector<double> slowest = it.slowest_s;
+    std::sort(slowest.begin(), slowest.end());
+    row.iter_p50_us = quantile_sorted(slowest, 0.50) * 1e6;
+    row.iter_p95_us = quantile_sorted(slowest, 0.95) * 1e6;
+    row.iter_p99_us = quantile_sorted(slowest, 0.99) * 1e6;
+    row.iter_max_us = slowest.empty() ? 0 : slowest.back() * 1e6;
+    row.iter_mean_p50_us = detail::median_of(it.rank_mean_s) * 1e6;
   }
 
   static std::string describe(const CollectiveRow& row) {

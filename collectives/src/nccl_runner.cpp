@@ -3,7 +3,11 @@
 // without a deadline (comm_wait.h): initialisation, every call's enqueue and every wait poll the
 // communicator's asynchronous error and the stream until kNcclTimeoutS, then ncclCommAbort and fail.
 // Copies between host and device run on the runner's own stream, never the legacy default stream.
+// Timing: a CUDA event recorded on the stream before a block and one after it, the stream waited for
+// (with the deadline), and cudaEventElapsedTime: device time of the block, as nccl-tests' per-iteration
+// mode measures it; the block/median reduction is the backends' shared host code (block_timing.h).
 #include <cstring>
+#include <memory>
 #include <stdexcept>
 #include <string>
 
@@ -24,6 +28,21 @@ namespace {
 
 // Longest wait for one step (initialisation, a call's enqueue, a wait): generous, it only ends a hang.
 constexpr double kNcclTimeoutS = 300;
+
+// A CUDA event with timing, on the current device; destroyed without throwing.
+class TimingEvent {
+ public:
+  TimingEvent() { cuda_check(cudaEventCreateWithFlags(&event_, cudaEventDefault), "cudaEventCreate"); }
+  ~TimingEvent() {
+    if (event_) (void)cudaEventDestroy(event_);
+  }
+  TimingEvent(const TimingEvent&) = delete;
+  TimingEvent& operator=(const TimingEvent&) = delete;
+  cudaEvent_t get() const { return event_; }
+
+ private:
+  cudaEvent_t event_ = nullptr;
+};
 
 class NcclRunner final : public Runner {
  public:
@@ -64,6 +83,23 @@ class NcclRunner final : public Runner {
     wait_comm_ready(comm_handle_, kNcclTimeoutS, clock_, std::string(collective_name(op.id())) + " (enqueue)");
   }
   void wait() override { wait_stream_done(comm_handle_, kNcclTimeoutS, clock_, "NCCL collective"); }
+  void begin_timing() override {
+    ScopedDevice on(gpu_);
+    if (!start_) {
+      start_ = std::make_unique<TimingEvent>();
+      stop_ = std::make_unique<TimingEvent>();
+    }
+    cuda_check(cudaEventRecord(start_->get(), stream_.native_handle()), "cudaEventRecord (block start)");
+  }
+  double end_timing_s() override {
+    if (!start_) throw std::logic_error("NcclRunner::end_timing_s without begin_timing");
+    ScopedDevice on(gpu_);
+    cuda_check(cudaEventRecord(stop_->get(), stream_.native_handle()), "cudaEventRecord (block end)");
+    wait();
+    float ms = 0;
+    cuda_check(cudaEventElapsedTime(&ms, start_->get(), stop_->get()), "cudaEventElapsedTime");
+    return static_cast<double>(ms) * 1e-3;
+  }
 
  private:
   int gpu_;
@@ -72,6 +108,7 @@ class NcclRunner final : public Runner {
   ncclComm_t comm_ = nullptr;
   NcclComm comm_handle_;
   PollClock clock_ = PollClock::steady();
+  std::unique_ptr<TimingEvent> start_, stop_;  // made on first use, on the runner's device
 };
 
 }  // namespace

@@ -22,9 +22,15 @@ class Runner {
   virtual void run(const CollectiveOp& op, OpCall call) = 0;
   // Returns when every issued call is complete on this rank.
   virtual void wait() = 0;
+  // Timing of a block of calls, the same for both backends (block_timing.h): begin_timing() marks its
+  // start (MPI: the host clock; NCCL: a CUDA event recorded on the stream), end_timing_s() waits for
+  // every call issued since and returns the seconds between the marks (NCCL: cudaEventElapsedTime).
+  virtual void begin_timing() = 0;
+  virtual double end_timing_s() = 0;
 };
 
-// MPI: buffers are slices of the placed host memory.
+// MPI: buffers are slices of the placed host memory. Before returning it exchanges a small and a large
+// message with every peer, so no timed call pays for a lazily opened connection or protocol.
 std::unique_ptr<Runner> make_mpi_runner(MpiSession& session, void* host, std::size_t buffer_bytes);
 // NCCL: device buffers on `gpu`, a communicator over all ranks (unique id broadcast over MPI).
 std::unique_ptr<Runner> make_nccl_runner(MpiSession& session, int gpu, std::size_t buffer_bytes);

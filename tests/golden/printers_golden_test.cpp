@@ -10,6 +10,7 @@
 
 #include "golden.h"
 #include "placebench/harness/build_info.h"
+#include "placebench/harness/collectives_driver/collective_nccl_tests.h"
 #include "placebench/harness/collectives_driver/collective_report.h"
 #include "placebench/harness/collectives_driver/gang_report.h"
 #include "placebench/harness/collectives_driver/rank_placement.h"
@@ -226,6 +227,11 @@ CollectiveRow collective_row(Collective op, bool in_place, std::uint64_t size, d
   r.iter_p99_us = time_us * 1.75;
   r.iter_max_us = time_us * 2;
   r.iter_slowest_us = {time_us * 1.25, time_us * 2};
+  r.iter_mean_p50_us = time_us * 1.125;
+  r.blocks = 10;
+  r.time_min_us = time_us * 0.75;
+  r.time_max_us = time_us * 1.5;
+  r.time_spread = 2;
   r.wrong = wrong;
   return r;
 }
@@ -251,6 +257,7 @@ CollectiveReport collective_mpi_report() {
   rep.result.wrong_total = 0;
   rep.backend_reason = "requested";
   rep.arm = "local";
+  rep.evidence = {"node-a", "2026-12-01T14:05:00Z", "0.1.0"};
   rep.ranks = {rank_json(0, 0, "node-a", {std::nullopt, 0}, 0, placement("local", 0, {0}, {0}, 128)),
                rank_json(1, 1, "node-a", {std::nullopt, 0}, 0, placement("local", 0, {1}, {0}, 128))};
   return rep;
@@ -260,6 +267,29 @@ TEST(GoldenPrinter, CollectiveTableAndJson) {
   CollectiveReport rep = collective_mpi_report();
   EXPECT_TRUE(matches_golden(render_collective_table(rep), "printers/collective-mpi.txt"));
   EXPECT_TRUE(matches_golden(json_text(collective_to_json(rep)), "printers/collective-mpi.json"));
+}
+
+// nccl-tests' -J layout: out-of-place and in-place of one size side by side (null where a mode was not
+// run), a size whose only mode was unsupported left out, the root as nccl-tests' "%6i" string.
+TEST(GoldenPrinter, CollectiveInNcclTestsLayout) {
+  CollectiveReport rep = collective_mpi_report();
+  rep.config.ops = {Collective::kAllReduce};
+  rep.result.rows = {collective_row(Collective::kAllReduce, false, 8, 10.0, 0.0008, 0.0008, 0),
+                     collective_row(Collective::kAllReduce, false, 1 << 20, 200.0, 5.24288, 5.24288, 0),
+                     collective_row(Collective::kAllReduce, true, 8, 12.0, 0.000667, 0.000667, 0),
+                     collective_row(Collective::kAllReduce, true, 1 << 20, 250.0, 4.194304, 4.194304, 0)};
+  rep.result.rows.push_back(collective_row(Collective::kAllReduce, false, 1 << 22, 800.0, 5.24288, 5.24288, -1));
+  CollectiveRow unsupported;
+  unsupported.size = 1 << 23;
+  unsupported.unsupported = "too big";
+  rep.result.rows.push_back(unsupported);
+  rep.config.sizes = {8, 1 << 20, 1 << 22};
+  for (auto& r : rep.ranks) r["pid"] = 4242 + r["rank"].get<int>();
+  NcclTestsRunInfo info{"2026-12-01 14:05:00", "2026-12-01 14:05:09", {"placebench", "collective", "--ops", "allreduce"},
+                        {"NCCL_DEBUG=WARN"}, 0};
+  EXPECT_TRUE(matches_golden(render_nccl_tests_json(rep, info), "printers/collective-nccl-tests.json"));
+  // nccl-tests' "Avg bus bandwidth": the mean busbw over every measured row and mode (unsupported excluded).
+  EXPECT_DOUBLE_EQ(average_bus_bandwidth(rep.result), (0.0008 + 5.24288 + 0.000667 + 4.194304 + 5.24288) / 5);
 }
 
 TEST(GoldenPrinter, CollectiveOnGpusWithWrongValues) {

@@ -1,8 +1,13 @@
 // placebench collective under mpirun (MPI backend): every collective's data is right, a corrupted
 // buffer is caught, placements are gathered, bad input exits 2 on every rank with one message.
 #include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <filesystem>
 
 #include "mpi_support.h"
+#include "text_file.h"
 
 using placebench::testing::count_lines;
 using placebench::testing::placebench_binary;
@@ -27,7 +32,20 @@ void expect_all_right(const nlohmann::json& j, int ranks) {
     EXPECT_EQ(row["wrong"], 0) << row.dump();
     EXPECT_GT(row["time"].get<double>(), 0) << row.dump();
     EXPECT_LE(row["time_p50"].get<double>(), row["time_max"].get<double>());
+    // time is the median block: between the fastest and slowest block; the per-iteration mean over ranks
+    // never exceeds the slowest rank.
+    EXPECT_LE(row["block_time_min"].get<double>(), row["time"].get<double>()) << row.dump();
+    EXPECT_LE(row["time"].get<double>(), row["block_time_max"].get<double>()) << row.dump();
+    EXPECT_GE(row["block_spread"].get<double>(), 1.0) << row.dump();
+    EXPECT_LE(row["time_p50_rank_mean"].get<double>(), row["time_p50"].get<double>()) << row.dump();
   }
+}
+
+std::string fresh_dir(const std::string& name) {
+  auto dir = std::filesystem::temp_directory_path() / ("pb-" + name + "-" + std::to_string(getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir.string();
 }
 
 }  // namespace
@@ -90,7 +108,58 @@ TEST(CollectiveMpi, TableOnRankZeroOnlyWithDegenerateArm) {
   ASSERT_EQ(run.result.exit_code, 0) << run.result.err;
   EXPECT_EQ(count_lines(run.result.out, "Backend: mpi"), 1) << run.result.out;
   EXPECT_EQ(count_lines(run.result.out, "(degenerate)"), 2) << run.result.out;
-  EXPECT_NE(run.result.out.find("Out of bounds values: 0 OK"), std::string::npos) << run.result.out;
+  // nccl-tests' two summary lines, as it prints them.
+  EXPECT_EQ(count_lines(run.result.out, "# Out of bounds values : 0 OK"), 1) << run.result.out;
+  EXPECT_EQ(count_lines(run.result.out, "# Avg bus bandwidth    : "), 1) << run.result.out;
+}
+
+TEST(CollectiveMpi, BlocksAndTheirSpreadAreReportedPerRow) {
+  auto run = run_mpi(2, {"collective", "--backend", "mpi", "--sizes", "8,64K", "--iters", "4", "--blocks", "3", "--json"});
+  ASSERT_EQ(run.result.exit_code, 0) << run.result.err;
+  auto j = stdout_json(run.result);
+  expect_all_right(j, 2);
+  EXPECT_EQ(j["config"]["blocks"], 3);
+  for (const auto& row : j["rows"]) EXPECT_EQ(row["blocks"], 3) << row.dump();
+  for (const char* f : {"host", "generated_at", "placebench_version"}) EXPECT_TRUE(j.contains(f)) << f;
+}
+
+TEST(CollectiveMpi, NcclTestsJsonIsWrittenBesideTheTableAndNeverOverwritten) {
+  std::string dir = fresh_dir("nccl-tests-json");
+  std::string path = dir + "/allreduce.json";
+  auto run = run_mpi(2, {"collective", "--backend", "mpi", "--sizes", "8:512:x8", "--iters", "3", "--blocks", "3", "--json",
+                         "--nccl-tests-json", path});
+  ASSERT_EQ(run.result.exit_code, 0) << run.result.err;
+  auto native = stdout_json(run.result);
+  auto nt = nlohmann::json::parse(placebench::testing::read_text_file(path));
+  EXPECT_EQ(nt["version"], 3);
+  ASSERT_EQ(nt["results"].size(), 3u);  // 8, 64, 512 B; both modes in each
+  double sum = 0;
+  for (const auto& r : nt["results"]) {
+    EXPECT_EQ(r["root"], "    -1");
+    for (const char* mode : {"out_of_place", "in_place"}) {
+      for (const char* f : {"time", "alg_bw", "bus_bw", "nwrong"}) EXPECT_TRUE(r[mode].contains(f)) << r.dump();
+      EXPECT_EQ(r[mode]["nwrong"], 0.0);
+      sum += r[mode]["bus_bw"].get<double>();
+    }
+  }
+  EXPECT_NEAR(nt["average_bus_bandwidth"]["bandwidth"].get<double>(), sum / 6, 1e-12);
+  EXPECT_NEAR(nt["average_bus_bandwidth"]["bandwidth"].get<double>(), native["average_bus_bandwidth"].get<double>(), 1e-12);
+  EXPECT_EQ(nt["out_of_bounds"]["okay"], "true");
+  EXPECT_EQ(nt["config"]["devices"].size(), 2u);
+  // The native rows and the nccl-tests rows carry the same figures.
+  EXPECT_EQ(nt["results"][0]["out_of_place"]["time"], native["rows"][0]["time"]);
+
+  std::string before = placebench::testing::read_text_file(path);
+  auto again = run_mpi(2, {"collective", "--backend", "mpi", "--sizes", "8", "--nccl-tests-json", path}, 30);
+  EXPECT_EQ(again.result.exit_code, 2);
+  EXPECT_EQ(count_lines(again.result.err, "the file exists and would be overwritten"), 1) << again.result.err;
+  EXPECT_EQ(placebench::testing::read_text_file(path), before);
+
+  auto two_ops = run_mpi(2, {"collective", "--ops", "allreduce,allgather", "--nccl-tests-json", dir + "/two.json"}, 30);
+  EXPECT_EQ(two_ops.result.exit_code, 2);
+  EXPECT_EQ(count_lines(two_ops.result.err, "give one --ops per file"), 1) << two_ops.result.err;
+  EXPECT_FALSE(std::filesystem::exists(dir + "/two.json"));
+  std::filesystem::remove_all(dir);
 }
 
 TEST(CollectiveMpi, BadInputExitsTwoOnEveryRankWithOneMessage) {

@@ -1,13 +1,22 @@
 // `placebench collective`: collectives (MPI or NCCL) under a placement arm, one rank per device, run
 // under mpirun. Options are checked on every rank before MPI starts; rank 0 alone prints.
+#include <unistd.h>
+
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
+#include <iterator>
 #include <memory>
+#include <string_view>
 
 #include "placebench/collectives/bench.h"
+#include "placebench/collectives/nccl_library.h"
+#include "placebench/harness/atomic_file.h"
 #include "placebench/harness/cli/cli.h"
 #include "placebench/harness/cli/options.h"
 #include "placebench/harness/collectives_driver/backend_choice.h"
+#include "placebench/harness/collectives_driver/collective_nccl_tests.h"
 #include "placebench/harness/collectives_driver/collective_report.h"
 #include "placebench/harness/collectives_driver/mpi_command.h"
 #include "placebench/harness/collectives_driver/rank_placement.h"
@@ -23,8 +32,8 @@ namespace coll = placebench::collectives;
 struct CollectiveOptions {
   PlanRequest placement;
   std::string backend = "auto", ops = "allreduce", types = "float32", redop = "sum", sizes = "8:1M:x4", mode = "both",
-              arm = "local", stall_timeout;
-  int root = 0, iters = 20, warmup = 5;
+              arm = "local", stall_timeout, nccl_tests_json;
+  int root = 0, iters = 20, warmup = 5, blocks = 10;
   bool no_check = false, json = false, allow_single_rank = false;
 };
 
@@ -56,12 +65,56 @@ coll::CollectiveBenchConfig parse_config(const CollectiveOptions& opt) {
   cfg.redop = *coll::parse_redop(opt.redop);
   cfg.sizes = parse_size_sweep(opt.sizes, "--sizes");
   cfg.iters = opt.iters;
+  cfg.blocks = opt.blocks;
   cfg.warmup_iters = opt.warmup;
   cfg.root = opt.root;
   cfg.check = !opt.no_check;
   cfg.in_place_modes = opt.mode == "both" ? std::vector<bool>{false, true} : std::vector<bool>{opt.mode == "in-place"};
   if (const char* c = std::getenv("PLACEBENCH_CORRUPT_RANK")) cfg.corrupt_rank = std::atoi(c);  // test hook
+  if (!opt.nccl_tests_json.empty() && cfg.ops.size() != 1)
+    throw InputError("--nccl-tests-json: nccl-tests' layout holds one collective, and --ops names " +
+                     std::to_string(cfg.ops.size()) + "; give one --ops per file (one run per collective)");
   return cfg;
+}
+
+// Rank 0, before any measurement: an existing file is never replaced (nccl-tests would not either).
+void check_new_output(const std::string& path) {
+  if (path.empty()) return;
+  std::error_code ec;
+  if (std::filesystem::exists(path, ec))
+    throw InputError("--nccl-tests-json " + path + ": the file exists and would be overwritten; give a new path or move it away");
+  std::filesystem::path dir = std::filesystem::path(path).parent_path();
+  if (!dir.empty() && !std::filesystem::is_directory(dir, ec))
+    throw InputError("--nccl-tests-json " + path + ": no directory " + dir.string() + "; create it or give another path");
+}
+
+// This process's command line (/proc/self/cmdline, NUL-separated) for nccl-tests' "args".
+std::vector<std::string> own_command_line() {
+  std::ifstream in("/proc/self/cmdline", std::ios::binary);
+  std::string all((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::vector<std::string> args;
+  for (std::size_t start = 0; start < all.size();) {
+    std::size_t end = all.find('\0', start);
+    if (end == std::string::npos) end = all.size();
+    args.push_back(all.substr(start, end - start));
+    start = end + 1;
+  }
+  return args;
+}
+
+// NCCL_* variables only: nccl-tests records the whole environment, which may hold secrets.
+std::vector<std::string> nccl_environment() {
+  std::vector<std::string> out;
+  for (char** e = environ; e && *e; ++e)
+    if (std::string_view(*e).substr(0, 5) == "NCCL_") out.emplace_back(*e);
+  return out;
+}
+
+void write_nccl_tests_json(const std::string& path, const CollectiveReport& report, const std::string& start_time) {
+  check_new_output(path);  // again: it may have appeared while measuring
+  NcclTestsRunInfo info{start_time, nccl_tests_time_now(), own_command_line(), nccl_environment(), 0};
+  if (report.result.backend == coll::Backend::kNccl) info.nccl_version = coll::nccl_availability().version;
+  write_file_atomically(path, render_nccl_tests_json(report, info));
 }
 
 int run_collective_command(const CollectiveOptions& opt) {
@@ -84,6 +137,7 @@ int run_collective_command(const CollectiveOptions& opt) {
   BackendChoice choice;
   status = run_setup_agreed(session, [&] {
     check_not_single_rank(session.size(), "collective", opt.allow_single_rank);
+    if (session.rank() == 0) check_new_output(opt.nccl_tests_json);
     if (cfg.root < 0 || cfg.root >= session.size())
       throw InputError("--root " + std::to_string(cfg.root) + ": must be a rank, 0.." + std::to_string(session.size() - 1));
     Inventory inv = build_inventory(Topology::load_live());
@@ -103,24 +157,35 @@ int run_collective_command(const CollectiveOptions& opt) {
   cfg.backend = choice.backend;
 
   CollectiveReport report;
+  std::string start_time = nccl_tests_time_now();
   try {
     report.result = coll::run_collective_bench(session, cfg, placement->placed.buffer.data(), placement->placed.buffer.size());
-    std::vector<std::string> ranks = session.gather_strings(rank_to_json(who, *placement).dump(), 0);
+    nlohmann::json mine = rank_to_json(who, *placement);
+    mine["pid"] = static_cast<long>(getpid());
+    std::vector<std::string> ranks = session.gather_strings(mine.dump(), 0);
     for (const auto& r : ranks) report.ranks.push_back(nlohmann::json::parse(r));
   } catch (const std::exception& e) {
     abort_job(session, e.what());
   }
+  int failed = report.result.wrong_total > 0 ? 1 : 0;
   if (session.rank() == 0) {
     report.config = cfg;
     report.backend_reason = choice.reason;
     report.arm = arm_name(arm);
+    report.evidence = current_evidence();
     if (opt.json)
       std::cout << collective_to_json(report).dump(2) << "\n";
     else
       std::cout << render_collective_table(report);
     std::cout.flush();
+    try {
+      if (!opt.nccl_tests_json.empty()) write_nccl_tests_json(opt.nccl_tests_json, report, start_time);
+    } catch (const std::exception& e) {  // the results are printed; the file alone is missing
+      std::cerr << "placebench: " << e.what() << "\n";
+      failed = 1;
+    }
   }
-  bool wrong = session.agree_max(report.result.wrong_total > 0 ? 1 : 0) != 0;
+  bool wrong = session.agree_max(failed) != 0;
   return wrong ? kExitFailed : kExitOk;
 }
 
@@ -148,8 +213,10 @@ void add_collective_command(CLI::App& app, CommandAction& action) {
   cmd->add_option("--sizes", opt->sizes, "Sizes per rank buffer: START:END:xFACTOR or a list (8,1M)")
       ->type_name("SPEC")
       ->default_val("8:1M:x4");
-  cmd->add_option("--iters", opt->iters, "Timed calls per size (pipelined, then as many one at a time)")
+  cmd->add_option("--iters", opt->iters, "Calls per timed block (pipelined), and single timed calls after them")
       ->type_name("N")->check(whole_number(1, 1'000'000))->default_val(20);
+  cmd->add_option("--blocks", opt->blocks, "Timed blocks of --iters calls per size; time is the median block")
+      ->type_name("N")->check(whole_number(1, 10'000))->default_val(10);
   cmd->add_option("--warmup", opt->warmup, "Untimed warm-up calls per size")->type_name("N")->check(whole_number(0, 1'000'000))->default_val(5);
   cmd->add_option("--mode", opt->mode, "Out-of-place, in-place, or both")
       ->check(CLI::IsMember({"out-of-place", "in-place", "both"}))
@@ -160,6 +227,9 @@ void add_collective_command(CLI::App& app, CommandAction& action) {
   add_device_options(cmd, opt->placement.device);
   add_placement_options(cmd, opt->placement);
   cmd->add_flag("--json", opt->json, "Print one JSON object: rows (nccl-tests field names) and every rank's placement");
+  cmd->add_option("--nccl-tests-json", opt->nccl_tests_json,
+                  "Also write FILE in nccl-tests' -J layout (one --ops; an existing FILE is refused)")
+      ->type_name("FILE");
   cmd->add_option("--stall-timeout", opt->stall_timeout,
                   "Abort the job when a wait makes no progress this long, plus the call's bytes at 100 MB/s (default "
                   "$PLACEBENCH_STALL_TIMEOUT, else 60s; at most 1h)")

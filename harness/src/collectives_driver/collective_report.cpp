@@ -9,6 +9,42 @@ namespace placebench::harness {
 
 using namespace placebench::collectives;
 
+namespace {
+
+// What each timing figure is, carried in the JSON so a reader needs no other document.
+nlohmann::json figure_labels() {
+  return {{"time", "median over blocks of (block time / iters), each block the mean over ranks (nccl-tests' time)"},
+          {"block_time_min", "fastest block, same reduction"},
+          {"block_time_max", "slowest block, same reduction"},
+          {"block_spread", "block_time_max / block_time_min"},
+          {"algbw", "size / time"},
+          {"busbw", "algbw x the collective's nccl-tests bus factor"},
+          {"time_p50", "per iteration (barrier, one call): median of the slowest rank's time"},
+          {"time_p95", "per iteration: 95th percentile of the slowest rank's time"},
+          {"time_p99", "per iteration: 99th percentile of the slowest rank's time"},
+          {"time_max", "per iteration: largest slowest-rank time"},
+          {"time_p50_rank_mean", "per iteration: median of the mean over ranks (OSU-style latency)"}};
+}
+
+std::set<std::string> host_names(const CollectiveReport& rep) {
+  std::set<std::string> hosts;
+  for (const auto& r : rep.ranks) hosts.insert(r.value("host", ""));
+  return hosts;
+}
+
+}  // namespace
+
+double average_bus_bandwidth(const CollectiveBenchResult& result) {
+  double sum = 0;
+  int n = 0;
+  for (const CollectiveRow& r : result.rows)
+    if (r.unsupported.empty()) {
+      sum += r.busbw_gbps;
+      ++n;
+    }
+  return n ? sum / n : 0;
+}
+
 nlohmann::json collective_to_json(const CollectiveReport& rep) {
   const CollectiveBenchConfig& cfg = rep.config;
   nlohmann::json rows = nlohmann::json::array();
@@ -24,38 +60,45 @@ nlohmann::json collective_to_json(const CollectiveReport& rep) {
       row["unsupported"] = r.unsupported;
     } else {
       row.update({{"time", r.time_us},
+                  {"blocks", r.blocks},
+                  {"block_time_min", r.time_min_us},
+                  {"block_time_max", r.time_max_us},
+                  {"block_spread", r.time_spread},
                   {"algbw", r.algbw_gbps},
                   {"busbw", r.busbw_gbps},
                   {"time_p50", r.iter_p50_us},
                   {"time_p95", r.iter_p95_us},
                   {"time_p99", r.iter_p99_us},
                   {"time_max", r.iter_max_us},
+                  {"time_p50_rank_mean", r.iter_mean_p50_us},
                   {"wrong", r.wrong >= 0 ? nlohmann::json(r.wrong) : nlohmann::json("N/A")}});
     }
     rows.push_back(std::move(row));
   }
-  std::set<std::string> hosts;
-  for (const auto& r : rep.ranks) hosts.insert(r.value("host", ""));
+  std::set<std::string> hosts = host_names(rep);
   nlohmann::json ops = nlohmann::json::array(), types = nlohmann::json::array();
   for (Collective c : cfg.ops) ops.push_back(collective_name(c));
   for (DataType t : cfg.types) types.push_back(type_name(t));
-  return {{"schema_version", kCollectiveSchemaVersion},
+  nlohmann::json out{{"schema_version", kCollectiveSchemaVersion},
           {"backend", backend_name(rep.result.backend)},
           {"backend_reason", rep.backend_reason},
           {"nranks", rep.result.nranks},
           {"hosts", std::vector<std::string>(hosts.begin(), hosts.end())},
           {"config",
            {{"ops", ops}, {"types", types}, {"redop", redop_name(cfg.redop)}, {"root", cfg.root}, {"arm", rep.arm},
-            {"warmup_iters", cfg.warmup_iters}, {"iters", cfg.iters}, {"check", cfg.check}}},
-          {"units", {{"time", "us"}, {"algbw", "GB/s"}, {"busbw", "GB/s"}, {"size", "bytes"}}},
+            {"warmup_iters", cfg.warmup_iters}, {"iters", cfg.iters}, {"blocks", cfg.blocks}, {"check", cfg.check}}},
+          {"units", {{"time", "us"}, {"algbw", "GB/s"}, {"busbw", "GB/s"}, {"size", "bytes"}, {"block_spread", "ratio"}}},
+          {"labels", figure_labels()},
           {"rows", rows},
           {"wrong_total", rep.result.wrong_total},
+          {"average_bus_bandwidth", average_bus_bandwidth(rep.result)},
           {"ranks", rep.ranks}};
+  stamp_evidence(out, rep.evidence);
+  return out;
 }
 
 std::string render_collective_table(const CollectiveReport& rep) {
-  std::set<std::string> hosts;
-  for (const auto& r : rep.ranks) hosts.insert(r.value("host", ""));
+  std::set<std::string> hosts = host_names(rep);
   std::string out = fmt::format("Backend: {} ({})   Ranks: {} on {} host(s)   Arm: {}\n\n", backend_name(rep.result.backend),
                                 rep.backend_reason, rep.result.nranks, hosts.size(), rep.arm);
   out += fmt::format("{:<5} {:<16} {:<8} {:<12} {}\n", "Rank", "Host", "Device", "CPUs", "Placement");
@@ -68,10 +111,11 @@ std::string render_collective_table(const CollectiveReport& rep) {
     out += fmt::format("{:<5} {:<16} {:<8} {:<12} {}{}\n", r["rank"].get<int>(), r["host"].get<std::string>(), device, cpus,
                        p["status"].get<std::string>(), p.value("degenerate", false) ? " (degenerate)" : "");
   }
-  out += fmt::format("\n{:>78}  {}\n", "pipelined", "per iteration, slowest rank (us)");
-  out += fmt::format("{:<13} {:>12} {:>11} {:<8} {:<5} {:>4} {:<12} {:>10} {:>8} {:>8}  {:>9} {:>9} {:>9} {:>9} {:>6}\n", "op",
-                     "size(B)", "count", "type", "redop", "root", "mode", "time(us)", "algbw", "busbw", "p50", "p95", "p99",
-                     "max", "wrong");
+  out += fmt::format("\n{:>66}{:<37} {:<38}{}\n", "", fmt::format("median of {} blocks x {} calls", rep.config.blocks, rep.config.iters),
+                     "per iteration, slowest rank (us)", "rank mean");
+  out += fmt::format("{:<13} {:>12} {:>11} {:<8} {:<5} {:>4} {:<12} {:>10} {:>6} {:>8} {:>8}  {:>9} {:>9} {:>9} {:>9}  {:>9} {:>6}\n",
+                     "op", "size(B)", "count", "type", "redop", "root", "mode", "time(us)", "spread", "algbw", "busbw", "p50",
+                     "p95", "p99", "max", "p50", "wrong");
   for (const CollectiveRow& r : rep.result.rows) {
     std::string head = fmt::format("{:<13} {:>12} {:>11} {:<8} {:<5} {:>4} {:<12}", collective_name(r.op), r.size,
                                    r.unsupported.empty() ? std::to_string(r.count) : "-", type_name(r.type),
@@ -81,12 +125,16 @@ std::string render_collective_table(const CollectiveReport& rep) {
       out += head + " unsupported: " + r.unsupported + "\n";
       continue;
     }
-    out += fmt::format("{} {:>10.2f} {:>8.3f} {:>8.3f}  {:>9.2f} {:>9.2f} {:>9.2f} {:>9.2f} {:>6}\n", head, r.time_us,
-                       r.algbw_gbps, r.busbw_gbps, r.iter_p50_us, r.iter_p95_us, r.iter_p99_us, r.iter_max_us,
-                       r.wrong >= 0 ? std::to_string(r.wrong) : "N/A");
+    out += fmt::format("{} {:>10.2f} {:>6.2f} {:>8.3f} {:>8.3f}  {:>9.2f} {:>9.2f} {:>9.2f} {:>9.2f}  {:>9.2f} {:>6}\n", head,
+                       r.time_us, r.time_spread, r.algbw_gbps, r.busbw_gbps, r.iter_p50_us, r.iter_p95_us, r.iter_p99_us,
+                       r.iter_max_us, r.iter_mean_p50_us, r.wrong >= 0 ? std::to_string(r.wrong) : "N/A");
   }
-  out += fmt::format("\nOut of bounds values: {} {}   (algbw = size/time, busbw = algbw x nccl-tests' factor; GB/s = 1e9 B/s)\n",
-                     rep.result.wrong_total, rep.result.wrong_total ? "WRONG" : "OK");
+  // nccl-tests' two summary lines, in its format ("# %-20s : %d %s", "# %-20s : %g %s"; no minimum
+  // bandwidth is checked, so the second ends with an empty verdict), then what the columns mean.
+  out += fmt::format("\n# {:<20} : {} {}\n", "Out of bounds values", rep.result.wrong_total, rep.result.wrong_total ? "FAILED" : "OK");
+  out += fmt::format("# {:<20} : {:g} \n", "Avg bus bandwidth", average_bus_bandwidth(rep.result));
+  out += "time = median over blocks of block time / calls, each block the mean over ranks; spread = slowest / fastest "
+         "block;\nalgbw = size/time, busbw = algbw x nccl-tests' factor (GB/s = 1e9 B/s); per iteration = barrier + one call\n";
   return out;
 }
 

@@ -1,7 +1,8 @@
 // The collectives benchmark of one rank: for every collective, type, in-place mode and size, a warm-up,
-// a checked call with exactly predictable inputs, a pipelined timing (many calls, one sync: nccl-tests'
-// number) and per-iteration timings (barrier, one call, sync), reduced over ranks. Plain data in and
-// out: the harness decides placement and printing.
+// a checked call with exactly predictable inputs, `blocks` timed blocks of `iters` pipelined calls (one
+// sync per block: nccl-tests' number, taken as the median block) and per-iteration timings (barrier,
+// one call, sync), reduced over ranks (src/block_timing.h says how). Plain data in and out: the harness
+// decides placement and printing.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -22,7 +23,8 @@ struct CollectiveBenchConfig {
   int root = 0;
   std::vector<std::uint64_t> sizes;  // bytes requested (rounded per collective as nccl-tests does)
   int warmup_iters = 5;
-  int iters = 20;                    // timed calls, for the pipelined and the per-iteration timings each
+  int iters = 20;                    // calls per timed block, and the number of per-iteration timings
+  int blocks = 10;                   // timed blocks per case: the row's time is their median
   std::vector<bool> in_place_modes{false, true};
   bool check = true;
   int gpu = -1;                      // NCCL: this rank's CUDA device
@@ -39,9 +41,13 @@ struct CollectiveRow {
   std::uint64_t count = 0;           // its elements
   std::string unsupported;           // non-empty: not run, and why
   // Filled on rank 0 (others hold their own values only).
-  double time_us = 0;                // pipelined: mean over ranks of (elapsed / iters)
-  double algbw_gbps = 0, busbw_gbps = 0;
+  double time_us = 0;                // median over blocks of the block's mean over ranks of (elapsed / iters)
+  double time_min_us = 0, time_max_us = 0;  // the fastest and slowest block (same reduction)
+  double time_spread = 0;            // time_max_us / time_min_us
+  int blocks = 0;                    // blocks behind time_us
+  double algbw_gbps = 0, busbw_gbps = 0;  // from time_us
   double iter_p50_us = 0, iter_p95_us = 0, iter_p99_us = 0, iter_max_us = 0;  // per iteration, slowest rank
+  double iter_mean_p50_us = 0;       // per iteration, mean over ranks: its median (OSU-style latency)
   std::vector<double> iter_slowest_us;  // every timed iteration in order, slowest rank's time (the runner's steps)
   std::int64_t wrong = -1;           // wrong elements summed over ranks; -1: not checked
 };
