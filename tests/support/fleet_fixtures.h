@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "placebench/harness/atomic_file.h"
 #include "placebench/harness/runner/analysis.h"
 #include "placebench/harness/runner/config.h"
 #include "placebench/harness/runner/run_directory.h"
@@ -75,6 +76,7 @@ inline void write_synthetic_node(const std::string& dir, const SyntheticNode& n)
   harness::RunDirectory rd = harness::RunDirectory::create(std::filesystem::path(dir).parent_path().string(), dir, n.host, run);
   std::uint64_t state = std::hash<std::string>{}(n.host) ^ 0x5eedULL;
   std::vector<harness::TrialRecord> records;
+  std::string lines;  // trials.jsonl, written once (the runner fsyncs each line; a fixture need not)
   for (int round = 0; round < n.rounds; ++round)
     for (std::size_t c = 0; c < cfg.classes.size(); ++c)
       for (int position = 0; position < 2; ++position) {
@@ -88,11 +90,24 @@ inline void write_synthetic_node(const std::string& dir, const SyntheticNode& n)
                   {"workload", "staging"}, {"backend", "host"}, {"warmup_steps", 1}, {"duration_s", base * n.steps * 1e-9},
                   {"step_ns", steps}, {"summary", harness::summarize_steps(steps, flags)}};
         line["flags"] = flags;
-        rd.append_trial(line);
+        lines += line.dump() + "\n";
         records.push_back(harness::trial_record_from_json(line, cfg));
       }
+  harness::write_file_atomically(dir + "/trials.jsonl", lines);
   std::vector<harness::ClassAnalysis> classes = harness::analyze_run(cfg, records);
   rd.write_summary({classes, harness::plan_finished(classes), records.size()});
+}
+
+// A copy of the node run at `from` as host `host` (run.json's host fields rewritten): the same
+// measurements under another name, for fleets larger than is worth generating one by one.
+inline void copy_synthetic_node(const std::string& from, const std::string& to, const std::string& host) {
+  std::filesystem::create_directories(to);
+  for (const char* file : {"trials.jsonl", "summary.json"})
+    std::filesystem::copy_file(from + "/" + file, to + "/" + file, std::filesystem::copy_options::overwrite_existing);
+  nlohmann::json run = harness::RunDirectory::open(from).run();
+  run["host"] = host;
+  run["topology"]["host"] = host;
+  harness::write_file_atomically(to + "/run.json", run.dump(2) + "\n");
 }
 
 }  // namespace placebench::testing
