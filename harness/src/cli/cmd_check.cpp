@@ -56,8 +56,12 @@ int init_reference(const CheckOptions& o) {
 int run_check(const CheckOptions& o) {
   if (!o.init_runs.empty()) return init_reference(o);
   if (!o.out.empty()) throw InputError("--out: only with --init-reference (use --junit or --markdown for a check's report)");
-  if (o.dir.empty() || o.reference.empty())
-    throw InputError("check: give DIR and --reference FILE (check a run), or --init-reference RUN... --out FILE (make a reference)");
+  if (o.dir.empty())
+    throw InputError("check: give the run directory DIR to check (with --reference FILE), or make a reference with "
+                     "--init-reference RUN... --out FILE");
+  if (o.reference.empty())
+    throw InputError("check " + o.dir + ": --reference is required: the reference YAML to check against (make one with "
+                     "--init-reference RUN... --out FILE)");
   check::ReferenceFile ref = check::load_reference_file(o.reference);  // bad references fail before the run is read
   check::RunEvidence run = check::load_run_evidence(o.dir);
   for (const auto& w : run.warnings) std::cerr << "placebench check: warning: " << w << "\n";
