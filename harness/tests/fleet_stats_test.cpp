@@ -11,7 +11,8 @@ using namespace placebench::harness;
 using namespace placebench::harness::fleet;
 
 TEST(FleetStats, LeaveOneOutMedianIsTheMedianOfTheOthers) {
-  std::vector<double> v = {10, 30, 20, 100, 20};
+  // Odd number of others: their median.
+  std::vector<double> v = {10, 30, 20, 100};
   auto loo = leave_one_out_medians(v);
   for (std::size_t i = 0; i < v.size(); ++i) {
     std::vector<double> others = v;
@@ -19,8 +20,17 @@ TEST(FleetStats, LeaveOneOutMedianIsTheMedianOfTheOthers) {
     ASSERT_TRUE(loo[i]);
     EXPECT_DOUBLE_EQ(*loo[i], median(others)) << i;
   }
-  // The outlier does not pull its own reference: its peers' median is 20, not the 25 of all five.
+  // The outlier does not pull its own reference: its peers' median is 20, not the 25 of all four.
   EXPECT_DOUBLE_EQ(*loo[3], 20);
+  // Even number of others: the middle member nearer the node, so one outlier among three moves nothing.
+  auto three = leave_one_out_medians({100, 140, 101});
+  EXPECT_DOUBLE_EQ(*three[0], 101);  // not (140 + 101) / 2
+  EXPECT_DOUBLE_EQ(*three[1], 101);
+  EXPECT_DOUBLE_EQ(*three[2], 100);
+  auto fast = leave_one_out_medians({100, 100, 50});
+  EXPECT_DOUBLE_EQ(*fast[0], 100);  // a fast outlier does not make its peers look slow
+  EXPECT_DOUBLE_EQ(*fast[2], 100);
+  EXPECT_DOUBLE_EQ(*leave_one_out_medians({1, 3, 2})[2], 2);  // at a tie, the pair's mean
   EXPECT_FALSE(leave_one_out_medians({5})[0]);
   auto two = leave_one_out_medians({1, 3});
   EXPECT_DOUBLE_EQ(*two[0], 3);
@@ -148,4 +158,21 @@ TEST(FleetAnalyze, AResultMostPeersHaveIsMissedAndOneNodeAloneIsAWarning) {
   EXPECT_TRUE(lone.suspects.empty());
   ASSERT_EQ(lone.warnings.size(), 1u);
   EXPECT_EQ(lone.metrics[0].nodes[0].status, "no peers");
+}
+
+// The console table, whole: one line per node with its verdict and worst slowdown, the reasons beneath.
+TEST(FleetPrinters, TableGolden) {
+  FleetInput in;
+  in.nodes = {node("a", 100), node("b", 140), node("c", 101)};
+  FleetReport r = analyze_fleet(in, FleetOptions{});
+  // By hand: b against the nearer of {100, 101} is 140 / 101 = +38.6%; a is 100 / 101, c 101 / 100.
+  EXPECT_EQ(render_fleet_table(r),
+            "fleet: 3 nodes, 1 suspect, tolerance 10%, 1 metrics\n"
+            "host  verdict      worst  where / reasons\n"
+            "a     pass         -1.0%  k/local gpu 0\n"
+            "b     SUSPECT     +38.6%  k/local gpu 0\n"
+            "        - k/local gpu 0: median +38.6% slower than the fleet median of its 2 peers (CI +37.2% .. +40.0% over "
+            "10 rounds; tolerance 10%)\n"
+            "c     pass         +1.0%  k/local gpu 0\n"
+            "suspects, worst first: b\n");
 }

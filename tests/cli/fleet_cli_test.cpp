@@ -87,6 +87,8 @@ TEST(FleetCli, FlagsExactlyTheNodeSlowedByThirtyPercent) {
     }
   }
   EXPECT_NE(r.out.find("node-3  SUSPECT"), std::string::npos) << r.out;
+  // The tolerance is the operator's: at 35% the same node passes.
+  EXPECT_EQ(fleet({dir, "--tolerance", "35"}).exit_code, 0);
 }
 
 TEST(FleetCli, OnlyTheSlowedGpuIsNamed) {
@@ -209,6 +211,12 @@ TEST(FleetCli, AMissingDirectoryIsExitTwoInOneLine) {
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(r.err, "placebench: /nonexistent/fleet: no such directory; give a node's run directory or a folder of them "
                    "(<host>/<run>, docs/fleet.md)\n");
+  r = fleet({placebench_binary()});  // a file, not a directory
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find(": not a directory; give a node's run directory"), std::string::npos) << r.err;
+  r = run_command({placebench_binary(), "fleet", "/nonexistent"}, 60, {"SOURCE_DATE_EPOCH=soon"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err, "placebench: SOURCE_DATE_EPOCH=soon: not a Unix time in seconds; give one (e.g. 1764547200) or unset it\n");
   std::string empty = fleet_dir("empty", {});
   r = fleet({empty});
   EXPECT_EQ(r.exit_code, 2);
@@ -225,6 +233,10 @@ TEST(FleetCli, ADamagedSummaryIsSkippedWithAWarningAndTheNodeIsSuspect) {
   EXPECT_EQ(j["nodes"].size(), 4u);
   ASSERT_EQ(suspect_hosts(j), std::vector<std::string>{"node-2"});
   EXPECT_NE(j["suspects"][0]["reasons"][0].get<std::string>().find("results unreadable, skipped: "), std::string::npos);
+  std::string xml = dir + "/fleet.xml";
+  ASSERT_EQ(fleet({dir, "--junit", xml}).exit_code, 1);
+  EXPECT_NE(read_text_file(xml).find("name=\"node-2\" hostname=\"node-2\" time=\"0\">\n      <error message=\"results unreadable\""),
+            std::string::npos) << read_text_file(xml);
 }
 
 TEST(FleetCli, AnotherSchemaVersionIsSkippedWithAWarning) {

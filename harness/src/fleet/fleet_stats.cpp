@@ -31,7 +31,15 @@ std::vector<std::optional<double>> leave_one_out_medians(const std::vector<doubl
   auto others_at = [&](std::size_t k, std::size_t rank) { return sorted[k < rank ? k : k + 1]; };
   for (std::size_t i = 0; i < values.size(); ++i) {
     auto rank = static_cast<std::size_t>(std::lower_bound(sorted.begin(), sorted.end(), values[i]) - sorted.begin());
-    out[i] = m % 2 ? others_at(m / 2, rank) : (others_at(m / 2 - 1, rank) + others_at(m / 2, rank)) / 2;
+    if (m % 2) {
+      out[i] = others_at(m / 2, rank);
+      continue;
+    }
+    // An even number of others: of the middle pair, the one nearer the node (their mean at a tie). The
+    // mean of the pair would let one outlier among three nodes move both its peers' reference halfway
+    // towards itself, and make them look different from each other; the nearer one cannot.
+    double lo = others_at(m / 2 - 1, rank), hi = others_at(m / 2, rank), d_lo = values[i] - lo, d_hi = hi - values[i];
+    out[i] = d_lo < d_hi ? lo : d_hi < d_lo ? hi : (lo + hi) / 2;
   }
   return out;
 }

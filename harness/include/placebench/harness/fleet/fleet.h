@@ -117,7 +117,8 @@ FleetReport analyze_fleet(FleetInput input, const FleetOptions& options);
 
 // Median of `values` (sorted or not; the mean of the two middle values for an even count); NaN when empty.
 double median(std::vector<double> values);
-// For each i, the median of every value but values[i]; nullopt for a lone value.
+// For each i, the median of every value but values[i] (of an even number of others: the member of the
+// middle pair nearer values[i]); nullopt for a lone value.
 std::vector<std::optional<double>> leave_one_out_medians(const std::vector<double>& values);
 // The node's ratio to its fleet median and the status: `slower` when the slowdown in step time (for a
 // throughput, 1 / ratio) is beyond +tolerance with the CI's fast end beyond it too; `faster` likewise
