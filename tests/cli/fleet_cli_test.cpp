@@ -176,6 +176,14 @@ TEST(FleetCli, HtmlIsASelfContainedHeatMap) {
 // family's samples together, names placebench_*, label values quoted, a number at the end.
 TEST(FleetCli, PrometheusOutputParses) {
   std::string text = slowed_fleet_output("prom", 2, "--prometheus", "prom");
+  // Where Debian's prometheus package is installed, its own linter reads the file too.
+  if (fs::exists("/usr/bin/promtool")) {
+    std::string path = ::testing::TempDir() + "/pb-fleet-promtool-" + std::to_string(::getpid()) + ".prom";
+    write_text_file(path, text);
+    auto lint = run_command({"/bin/sh", "-c", "/usr/bin/promtool check metrics < '" + path + "'"}, 60);
+    EXPECT_EQ(lint.exit_code, 0) << lint.out << lint.err;
+    EXPECT_EQ(lint.out + lint.err, "");
+  }
   std::regex help(R"(# HELP (placebench_[a-z_]+) .+)"), type(R"(# TYPE (placebench_[a-z_]+) gauge)");
   std::regex sample_re(R"re((placebench_[a-z_]+)(\{([a-z_]+="([^"\\]|\\.)*")(,[a-z_]+="([^"\\]|\\.)*")*\})? (-?[0-9.e+-]+|NaN|[+-]Inf))re");
   std::set<std::string> done;

@@ -54,6 +54,18 @@ TEST(FleetReferenceCli, AReferenceFromGoodRunsPassesThemAndFailsASlowNode) {
   auto slow = check({node_run(dir, "slow", 1.3), "--reference", ref});
   EXPECT_EQ(slow.exit_code, 3) << slow.out;
   EXPECT_NE(slow.out.find("above the reference"), std::string::npos) << slow.out;
+  // The fleet view checks every node against it too: the slow node's failed checks are among its reasons,
+  // and each check is a metric.
+  std::string prom = dir + "/fleet.prom";
+  auto f = run_command({placebench_binary(), "fleet", good[0], good[1], good[2], dir + "/slow", "--reference", ref,
+                        "--prometheus", prom}, 60);
+  EXPECT_EQ(f.exit_code, 1) << f.err;
+  EXPECT_NE(f.out.find("- check 'staging-gpu0/local trials.median_ns' failed: trials.median_ns = "), std::string::npos) << f.out;
+  std::string metrics = read_text_file(prom);
+  EXPECT_NE(metrics.find("placebench_check_passed{host=\"slow\",class=\"staging-gpu0\",check=\"staging-gpu0/local trials.median_ns\"} 0\n"),
+            std::string::npos) << metrics;
+  EXPECT_NE(metrics.find("placebench_check_passed{host=\"a\",class=\"staging-gpu0\",check=\"staging-gpu0/local trials.median_ns\"} 1\n"),
+            std::string::npos) << metrics;
 }
 
 TEST(FleetReferenceCli, TheBandIsAtLeastTheFloorAndHoldsEveryRunsCi) {
