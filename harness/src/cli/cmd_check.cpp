@@ -1,13 +1,17 @@
 // `placebench check DIR --reference FILE`: a run against reference values and verdict expectations, for
 // cluster CI. Exit 0 when every check passes, 3 when one fails, 2 for a bad reference file or run directory.
+// `placebench check --init-reference RUN... --out FILE`: a reference file made from known-good runs.
+#include <filesystem>
 #include <iostream>
 #include <memory>
 
 #include "placebench/harness/atomic_file.h"
 #include "placebench/harness/check/evaluate.h"
+#include "placebench/harness/check/init_reference.h"
 #include "placebench/harness/check/printers.h"
 #include "placebench/harness/check/reference.h"
 #include "placebench/harness/cli/cli.h"
+#include "placebench/harness/cli/options.h"
 #include "placebench/harness/errors.h"
 
 namespace placebench::harness {
@@ -15,6 +19,9 @@ namespace {
 
 struct CheckOptions {
   std::string dir, reference, junit, markdown;
+  std::vector<std::string> init_runs;
+  std::string out;
+  double min_tolerance_pct = 5;
 };
 
 // --junit and --markdown: replaced atomically (a CI step never reads half a report); an unwritable path is
@@ -27,7 +34,34 @@ void write_file(const std::string& path, const std::string& text, const char* op
   }
 }
 
+// --init-reference: the YAML is read back through the reference parser before it is written, so what is
+// written is what `check --reference` accepts; an existing file is never replaced.
+int init_reference(const CheckOptions& o) {
+  if (o.out.empty()) throw InputError("--init-reference: give --out FILE, where the reference YAML goes");
+  if (!o.dir.empty() || !o.reference.empty() || !o.junit.empty() || !o.markdown.empty())
+    throw InputError("--init-reference: makes a reference; DIR, --reference, --junit and --markdown check one: give one or the other");
+  std::error_code ec;
+  if (std::filesystem::exists(o.out, ec))
+    throw InputError("--out " + o.out + ": exists; a reference is never overwritten: give another path or remove it");
+  check::InitReferenceOptions options;
+  options.min_tolerance_pct = o.min_tolerance_pct;
+  std::string yaml = check::make_reference_yaml(o.init_runs, options);
+  check::ReferenceFile ref = check::parse_reference_text(yaml, o.out);
+  write_file(o.out, yaml, "--out");
+  std::cout << "wrote " << o.out << ": " << ref.references.size() << " references, " << ref.expectations.size()
+            << " expectations from " << o.init_runs.size() << " run(s)\n";
+  return kExitOk;
+}
+
 int run_check(const CheckOptions& o) {
+  if (!o.init_runs.empty()) return init_reference(o);
+  if (!o.out.empty()) throw InputError("--out: only with --init-reference (use --junit or --markdown for a check's report)");
+  if (o.dir.empty())
+    throw InputError("check: give the run directory DIR to check (with --reference FILE), or make a reference with "
+                     "--init-reference RUN... --out FILE");
+  if (o.reference.empty())
+    throw InputError("check " + o.dir + ": --reference is required: the reference YAML to check against (make one with "
+                     "--init-reference RUN... --out FILE)");
   check::ReferenceFile ref = check::load_reference_file(o.reference);  // bad references fail before the run is read
   check::RunEvidence run = check::load_run_evidence(o.dir);
   for (const auto& w : run.warnings) std::cerr << "placebench check: warning: " << w << "\n";
@@ -43,12 +77,18 @@ int run_check(const CheckOptions& o) {
 void add_check_command(CLI::App& app, CommandAction& action) {
   auto o = std::make_shared<CheckOptions>();
   CLI::App* cmd = app.add_subcommand("check", "Check a run against reference values and verdict expectations (exit 3 on failure)");
-  cmd->add_option("dir", o->dir, "The run directory, or a GPU node check's output directory (with a node_checks: reference)")->required()->type_name("DIR");
+  cmd->add_option("dir", o->dir, "The run directory, or a GPU node check's output directory (with a node_checks: reference)")->type_name("DIR");
   cmd->add_option("--reference", o->reference, "Reference YAML: per class and arm metric targets with tolerances, verdict expectations")
-      ->required()
       ->type_name("FILE");
   cmd->add_option("--junit", o->junit, "Also write JUnit XML here: one test case per check")->type_name("OUT.xml");
   cmd->add_option("--markdown", o->markdown, "Also write a Markdown summary here (e.g. $GITHUB_STEP_SUMMARY)")->type_name("OUT.md");
+  cmd->add_option("--init-reference", o->init_runs, "Instead: make a reference YAML from these known-good, complete runs")
+      ->expected(1, -1)
+      ->type_name("RUN");
+  cmd->add_option("--out", o->out, "With --init-reference: the reference file to write (never overwritten)")->type_name("FILE");
+  cmd->add_option("--min-tolerance", o->min_tolerance_pct, "With --init-reference: the narrowest band, percent each side")
+      ->check(number_in(0, 100, "PERCENT in [0, 100]"))
+      ->default_val(5);
   cmd->callback([o, &action] { action = [o] { return run_check(*o); }; });
 }
 

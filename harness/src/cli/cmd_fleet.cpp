@@ -1,0 +1,88 @@
+// `placebench fleet DIR...`: every node's run against its peers (docs/fleet.md). Prints the table; writes
+// JSON, JUnit, HTML and Prometheus text when asked (each atomically). Exit 0 when no node is a suspect, 1
+// when one is, 2 for bad input (a DIR that is missing or holds no run, an unwritable output, a bad option).
+#include <fmt/format.h>
+
+#include <cstdlib>
+#include <ctime>
+#include <iostream>
+#include <memory>
+
+#include "placebench/harness/atomic_file.h"
+#include "placebench/harness/cli/cli.h"
+#include "placebench/harness/cli/options.h"
+#include "placebench/harness/errors.h"
+#include "placebench/harness/evidence.h"
+#include "placebench/harness/fleet/fleet.h"
+
+namespace placebench::harness {
+namespace {
+
+struct FleetCliOptions {
+  std::vector<std::string> dirs;
+  std::string json, junit, html, prometheus, reference;
+  double tolerance_pct = 10;
+};
+
+void write_output(const std::string& path, const std::string& text, const char* option) {
+  try {
+    write_file_atomically(path, text, "check that its directory exists and is writable");
+  } catch (const WriteError& e) {
+    throw InputError(std::string(option) + " " + e.what());
+  }
+}
+
+// The report's time: SOURCE_DATE_EPOCH (reproducible builds' convention, Unix seconds) when set, so the
+// same inputs give the same bytes; else now.
+std::string report_time() {
+  const char* epoch = std::getenv("SOURCE_DATE_EPOCH");
+  if (!epoch || !*epoch) return utc_timestamp_now();
+  char* end = nullptr;
+  long long s = std::strtoll(epoch, &end, 10);
+  if (*end != '\0' || s < 0 || s > 253402300799LL)
+    throw InputError(fmt::format("SOURCE_DATE_EPOCH={}: not a Unix time in seconds; give one (e.g. 1764547200) or unset it",
+                                 epoch));
+  std::time_t t = static_cast<std::time_t>(s);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+int run_fleet(const FleetCliOptions& o) {
+  fleet::FleetOptions options;
+  options.tolerance_pct = o.tolerance_pct;
+  if (!o.reference.empty()) options.reference = check::load_reference_file(o.reference);
+  const std::string generated_at = report_time();
+  fleet::FleetReport report = fleet::analyze_fleet(fleet::load_fleet(o.dirs, options.reference.has_value()), options);
+  for (const auto& s : report.input.skipped) std::cerr << "placebench fleet: warning: skipped " << s.dir << ": " << s.reason << "\n";
+  if (!o.json.empty()) write_output(o.json, fleet::fleet_to_json(report, generated_at).dump(2) + "\n", "--json");
+  if (!o.junit.empty()) write_output(o.junit, fleet::render_fleet_junit(report, generated_at), "--junit");
+  if (!o.html.empty()) write_output(o.html, fleet::render_fleet_html(report, generated_at), "--html");
+  if (!o.prometheus.empty()) write_output(o.prometheus, fleet::render_fleet_prometheus(report), "--prometheus");
+  std::cout << fleet::render_fleet_table(report);
+  return report.suspects.empty() ? kExitOk : kExitFailed;
+}
+
+}  // namespace
+
+void add_fleet_command(CLI::App& app, CommandAction& action) {
+  auto o = std::make_shared<FleetCliOptions>();
+  CLI::App* cmd = app.add_subcommand("fleet", "Compare every node's run with its peers; rank the suspect nodes (exit 1 when there is one)");
+  cmd->add_option("dirs", o->dirs, "Run directories, or folders of them (<host>/<run>: the newest complete run of each host)")
+      ->required()
+      ->type_name("DIR");
+  cmd->add_option("--tolerance", o->tolerance_pct, "Percent a node may be slower than its peers' median before it is a suspect")
+      ->check(number_in(0.1, 1000, "PERCENT in [0.1, 1000]"))
+      ->default_val(10);
+  cmd->add_option("--reference", o->reference, "Also check every node against this reference YAML (as `placebench check`)")->type_name("FILE");
+  cmd->add_option("--json", o->json, "Write the report as JSON here")->type_name("OUT.json");
+  cmd->add_option("--junit", o->junit, "Write JUnit XML here: one test case per node")->type_name("OUT.xml");
+  cmd->add_option("--html", o->html, "Write a self-contained HTML heat map (node x metric) here")->type_name("OUT.html");
+  cmd->add_option("--prometheus", o->prometheus, "Write Prometheus text format here (node_exporter textfile collector: a .prom file)")
+      ->type_name("OUT.prom");
+  cmd->callback([o, &action] { action = [o] { return run_fleet(*o); }; });
+}
+
+}  // namespace placebench::harness

@@ -1,0 +1,168 @@
+// Reading a fleet's run directories (fleet.h): where the runs are, one per host, each read through the
+// run directory's readers (check::load_run_evidence: run.json, every trial line, summary.json or the
+// statistics recomputed), never re-parsed here.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <set>
+
+#include "placebench/harness/errors.h"
+#include "placebench/harness/fleet/fleet.h"
+#include "placebench/harness/runner/run_directory.h"
+
+namespace placebench::harness::fleet {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+bool is_run_dir(const fs::path& p) {
+  std::error_code ec;
+  return fs::is_directory(p, ec) && fs::exists(p / "run.json", ec);
+}
+
+std::vector<fs::path> sorted_subdirs(const fs::path& dir) {
+  std::vector<fs::path> out;
+  std::error_code ec;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
+    if (it->is_directory(ec)) out.push_back(it->path());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+struct FoundRun {
+  std::string dir;
+  std::string host_hint;  // the <host> folder of a <host>/<run> layout ("" otherwise): names a run whose run.json is damaged
+};
+
+// DIR itself, its folders that are runs, and the runs in its other folders (<host>/<run>).
+std::vector<FoundRun> runs_under(const std::string& dir) {
+  std::error_code ec;
+  if (!fs::exists(dir, ec))
+    throw InputError(fmt::format("{}: no such directory; give a node's run directory or a folder of them "
+                                 "(<host>/<run>, docs/fleet.md)", dir));
+  if (!fs::is_directory(dir, ec))
+    throw InputError(fmt::format("{}: not a directory; give a node's run directory (it holds run.json) or a folder of them",
+                                 dir));
+  if (is_run_dir(dir)) return {{dir, ""}};
+  std::vector<FoundRun> runs;
+  for (const fs::path& sub : sorted_subdirs(dir)) {
+    if (is_run_dir(sub)) {
+      runs.push_back({sub.string(), ""});
+      continue;
+    }
+    for (const fs::path& run : sorted_subdirs(sub))
+      if (is_run_dir(run)) runs.push_back({run.string(), sub.filename().string()});
+  }
+  if (runs.empty())
+    throw InputError(fmt::format("{}: holds no run directory (no run.json in it, its folders or theirs); give the "
+                                 "directory `placebench run` wrote on each node (docs/fleet.md)", dir));
+  return runs;
+}
+
+std::string text_field(const json& run, const char* key) {
+  auto it = run.find(key);
+  return it != run.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+// The GPU a class ran on, as a label: its `gpu`, GPU 0 when the node has GPUs and the class names no
+// device NUMA node (the runner's default), else "none" (the host backend's device NUMA node).
+std::string gpu_label(const ClassConfig& cls, const json& topology) {
+  if (cls.gpu) return std::to_string(*cls.gpu);
+  auto gpus = topology.is_object() ? topology.find("gpus") : topology.end();
+  bool has_gpus = gpus != topology.end() && gpus->is_array() && !gpus->empty();
+  return !cls.device_numa && has_gpus ? "0" : "none";
+}
+
+NodeRun read_node(const std::string& dir, bool keep_evidence) {
+  check::RunEvidence ev = check::load_run_evidence(dir);
+  if (ev.node_check)
+    throw InputError(fmt::format("{}: a GPU node check's output, not a run; `placebench check` reads it, `fleet` reads "
+                                 "the directories of `placebench run`", dir));
+  RunDirectory rd = RunDirectory::open(dir);
+  const json& run = rd.run();
+  NodeRun node;
+  node.dir = dir;
+  node.host = text_field(run, "host");
+  if (node.host.empty()) node.host = fs::path(dir).filename().string();
+  node.start_time = text_field(run, "start_time");
+  RunSummary summary = summary_from_json(ev.summary, dir + "/summary.json", "rebuild it with `placebench compare DIR --write-summary`");
+  node.complete = summary.complete;
+  node.classes = std::move(summary.classes);
+  const json topology = run.value("topology", json());
+  for (const ClassAnalysis& c : node.classes) {
+    auto cls = std::find_if(rd.config()->classes.begin(), rd.config()->classes.end(),
+                            [&](const ClassConfig& k) { return k.name == c.name; });
+    node.gpu_of_class.push_back(cls == rd.config()->classes.end() ? "none" : gpu_label(*cls, topology));
+  }
+  node.topology = topology_print(topology);
+  for (const TrialRecord& t : ev.trials) {
+    auto d = t.line.find("duration_s");
+    if (d != t.line.end() && d->is_number()) node.duration_s += d->get<double>();
+  }
+  if (!topology.is_object()) node.notes.push_back("run.json has no topology: the topology comparison sees '?'");
+  if (!node.complete) node.notes.push_back("the run is not complete (complete: false): its CIs are wider");
+  node.notes.insert(node.notes.end(), ev.warnings.begin(), ev.warnings.end());
+  if (keep_evidence) node.evidence = std::move(ev);
+  return node;
+}
+
+// Newest complete first: complete, then start_time, then the directory name (both descending).
+bool preferred(const NodeRun& a, const NodeRun& b) {
+  if (a.complete != b.complete) return a.complete;
+  if (a.start_time != b.start_time) return a.start_time > b.start_time;
+  return a.dir > b.dir;
+}
+
+std::string host_of_damaged(const FoundRun& run) {
+  try {
+    std::string host = text_field(RunDirectory::open(run.dir).run(), "host");
+    return host.empty() ? run.host_hint : host;
+  } catch (const InputError&) {
+    return run.host_hint;
+  }
+}
+
+}  // namespace
+
+FleetInput load_fleet(const std::vector<std::string>& dirs, bool keep_evidence) {
+  std::vector<FoundRun> runs;
+  std::set<std::string> seen;
+  for (const std::string& d : dirs)
+    for (FoundRun& r : runs_under(d)) {
+      std::error_code ec;
+      std::string key = fs::weakly_canonical(r.dir, ec).string();
+      if (seen.insert(ec ? r.dir : key).second) runs.push_back(std::move(r));
+    }
+  FleetInput in;
+  std::map<std::string, std::vector<NodeRun>> by_host;
+  for (const FoundRun& r : runs) {
+    try {
+      NodeRun node = read_node(r.dir, keep_evidence);
+      by_host[node.host].push_back(std::move(node));
+    } catch (const InputError& e) {
+      in.skipped.push_back({r.dir, host_of_damaged(r), e.what()});
+    }
+  }
+  for (auto& [host, list] : by_host) {
+    std::sort(list.begin(), list.end(), preferred);
+    NodeRun chosen = std::move(list.front());
+    if (list.size() > 1) {
+      std::string others;
+      for (std::size_t i = 1; i < list.size(); ++i) others += (i > 1 ? ", " : "") + list[i].dir;
+      chosen.notes.insert(chosen.notes.begin(),
+                          fmt::format("{} runs of this host: took the newest {}one ({}); not used: {}", list.size(),
+                                      chosen.complete ? "complete " : "", chosen.dir, others));
+    }
+    in.nodes.push_back(std::move(chosen));
+  }
+  std::sort(in.skipped.begin(), in.skipped.end(), [](const SkippedRun& a, const SkippedRun& b) { return a.dir < b.dir; });
+  if (in.nodes.empty() && !in.skipped.empty())
+    throw InputError(fmt::format("{}: no run could be read ({}); fix or remove the damaged runs", in.skipped.front().dir,
+                                 in.skipped.front().reason));
+  return in;
+}
+
+}  // namespace placebench::harness::fleet

@@ -1,0 +1,158 @@
+// The fleet's statistics on plain numbers (fleet.h, docs/fleet.md): leave-one-out medians, the ratio of a
+// node to its peers with a CI, and topology prints compared field by field.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+
+#include "placebench/harness/fleet/fleet.h"
+
+namespace placebench::harness::fleet {
+
+using nlohmann::json;
+
+double median(std::vector<double> values) {
+  if (values.empty()) return std::numeric_limits<double>::quiet_NaN();
+  std::sort(values.begin(), values.end());
+  std::size_t n = values.size();
+  return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+}
+
+std::vector<std::optional<double>> leave_one_out_medians(const std::vector<double>& values) {
+  std::vector<std::optional<double>> out(values.size());
+  if (values.size() < 2) return out;
+  // The others of i are the sorted values without one copy of values[i]: n-1 values, so their median is
+  // one or two order statistics of the whole, shifted by one past i's rank. O(n log n) for the fleet.
+  std::vector<double> sorted = values;
+  std::sort(sorted.begin(), sorted.end());
+  const std::size_t m = values.size() - 1;
+  auto others_at = [&](std::size_t k, std::size_t rank) { return sorted[k < rank ? k : k + 1]; };
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    auto rank = static_cast<std::size_t>(std::lower_bound(sorted.begin(), sorted.end(), values[i]) - sorted.begin());
+    if (m % 2) {
+      out[i] = others_at(m / 2, rank);
+      continue;
+    }
+    // An even number of others: of the middle pair, the one nearer the node (their mean at a tie). The
+    // mean of the pair would let one outlier among three nodes move both its peers' reference halfway
+    // towards itself, and make them look different from each other; the nearer one cannot.
+    double lo = others_at(m / 2 - 1, rank), hi = others_at(m / 2, rank), d_lo = values[i] - lo, d_hi = hi - values[i];
+    out[i] = d_lo < d_hi ? lo : d_hi < d_lo ? hi : (lo + hi) / 2;
+  }
+  return out;
+}
+
+namespace {
+
+// Percent change of step time for a ratio of the statistic: a time is the step time; a throughput's
+// step time scales as 1 / throughput.
+double slowdown_of(double ratio, bool throughput) {
+  if (!throughput) return (ratio - 1) * 100;
+  return ratio > 0 ? (1 / ratio - 1) * 100 : std::numeric_limits<double>::infinity();
+}
+
+}  // namespace
+
+void judge_against_fleet(NodeMetric& m, bool throughput, double tolerance_pct) {
+  if (!m.fleet_median || !(*m.fleet_median > 0)) {
+    m.status = "no peers";
+    return;
+  }
+  const double f = *m.fleet_median;
+  m.ratio = m.value / f;
+  m.ratio_lo = m.ci_lo / f;
+  m.ratio_hi = m.ci_hi / f;
+  m.slowdown_pct = slowdown_of(*m.ratio, throughput);
+  double a = slowdown_of(*m.ratio_lo, throughput), b = slowdown_of(*m.ratio_hi, throughput);
+  m.slowdown_lo_pct = std::min(a, b);
+  m.slowdown_hi_pct = std::max(a, b);
+  if (*m.slowdown_pct > tolerance_pct && *m.slowdown_lo_pct > tolerance_pct)
+    m.status = "slower";
+  else if (*m.slowdown_pct < -tolerance_pct && *m.slowdown_hi_pct < -tolerance_pct)
+    m.status = "faster";
+  else
+    m.status = "ok";
+}
+
+namespace {
+
+std::string text_or(const json& obj, const char* key, const std::string& fallback = "?") {
+  auto it = obj.is_object() ? obj.find(key) : obj.end();
+  if (it == obj.end()) return fallback;
+  if (it->is_string()) return it->get<std::string>();
+  if (it->is_number_integer()) return std::to_string(it->get<long long>());
+  if (it->is_null()) return "-";
+  return fallback;
+}
+
+const json& list_of(const json& obj, const char* key) {
+  static const json empty = json::array();
+  auto it = obj.is_object() ? obj.find(key) : obj.end();
+  return it != obj.end() && it->is_array() ? *it : empty;
+}
+
+// "k:v,k:v" of a list's entries, sorted by key (NICs by name, GPUs by index as a number).
+std::string map_print(const json& list, const char* key, const char* value, bool numeric_key) {
+  std::vector<std::pair<std::string, std::string>> entries;
+  for (const auto& e : list) entries.emplace_back(text_or(e, key), text_or(e, value));
+  std::sort(entries.begin(), entries.end(), [numeric_key](const auto& x, const auto& y) {
+    if (numeric_key && x.first.size() != y.first.size()) return x.first.size() < y.first.size();
+    return x < y;
+  });
+  std::string out;
+  for (const auto& [k, v] : entries) out += (out.empty() ? "" : ",") + k + ":" + v;
+  return out.empty() ? "none" : out;
+}
+
+std::string models_print(const json& gpus) {
+  std::map<std::string, int> count;
+  for (const auto& g : gpus) ++count[text_or(g, "name")];
+  std::string out;
+  for (const auto& [name, n] : count) out += fmt::format("{}{}x {}", out.empty() ? "" : ", ", n, name);
+  return out.empty() ? "none" : out;
+}
+
+}  // namespace
+
+TopologyPrint topology_print(const json& topo) {
+  TopologyPrint p;
+  const json& gpus = list_of(topo, "gpus");
+  p.fields = {{"gpus", models_print(gpus)},
+              {"gpu_numa", map_print(gpus, "index", "numa_node", true)},
+              {"nic_numa", map_print(list_of(topo, "nics"), "name", "numa_node", false)},
+              {"numa_nodes", std::to_string(list_of(topo, "numa_nodes").size())},
+              {"cores", text_or(topo, "cores")},
+              {"pus", text_or(topo, "pus")}};
+  return p;
+}
+
+std::vector<TopologyField> compare_topologies(const std::vector<std::pair<std::string, TopologyPrint>>& prints) {
+  std::vector<TopologyField> out;
+  if (prints.empty()) return out;
+  for (std::size_t f = 0; f < prints.front().second.fields.size(); ++f) {
+    TopologyField field;
+    field.name = prints.front().second.fields[f].first;
+    std::map<std::string, int> count;
+    for (const auto& [host, p] : prints) ++count[p.fields.at(f).second];
+    int best = 0, at_best = 0;
+    for (const auto& [value, n] : count) {
+      if (n > best) {
+        best = n;
+        at_best = 1;
+        field.fleet_value = value;
+      } else if (n == best) {
+        ++at_best;
+      }
+    }
+    if (at_best > 1) field.fleet_value.clear();  // no value holds a plurality: every node is named
+    field.holders = field.fleet_value.empty() ? 0 : best;
+    for (const auto& [host, p] : prints)
+      if (p.fields.at(f).second != field.fleet_value) field.mismatches.emplace_back(host, p.fields.at(f).second);
+    out.push_back(std::move(field));
+  }
+  return out;
+}
+
+}  // namespace placebench::harness::fleet

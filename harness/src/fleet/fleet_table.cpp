@@ -1,0 +1,44 @@
+// The fleet report as a console table: one line per node (verdict, worst slowdown against its peers,
+// reasons), then the warnings. The numbers behind it are in the JSON.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+
+#include "placebench/harness/fleet/fleet.h"
+
+namespace placebench::harness::fleet {
+
+std::string render_fleet_table(const FleetReport& r) {
+  std::map<std::string, std::pair<double, std::string>> worst;  // host -> (slowdown, row)
+  for (const MetricRow& row : r.metrics)
+    for (const NodeMetric& m : row.nodes) {
+      if (!m.slowdown_pct) continue;
+      auto it = worst.find(m.host);
+      if (it == worst.end() || *m.slowdown_pct > it->second.first)
+        worst[m.host] = {*m.slowdown_pct, fmt::format("{}/{} gpu {}", row.class_name, row.arm, row.gpu)};
+    }
+  std::size_t width = 4;
+  for (const NodeVerdict& v : r.verdicts) width = std::max(width, v.host.size());
+  std::string out = fmt::format("fleet: {} nodes, {} suspect, tolerance {:g}%, {} metrics\n", r.input.nodes.size(),
+                                r.suspects.size(), r.options.tolerance_pct, r.metrics.size());
+  out += fmt::format("{:<{}}  {:<7}  {:>9}  {}\n", "host", width, "verdict", "worst", "where / reasons");
+  for (const NodeVerdict& v : r.verdicts) {
+    auto w = worst.find(v.host);
+    std::string worst_pct = w == worst.end() ? "-" : fmt::format("{:+.1f}%", w->second.first);
+    std::string where = w == worst.end() ? "" : w->second.second;
+    std::string line = fmt::format("{:<{}}  {:<7}  {:>9}  {}", v.host, width, v.suspect ? "SUSPECT" : "pass", worst_pct, where);
+    out += line.substr(0, line.find_last_not_of(' ') + 1) + "\n";
+    for (const std::string& reason : v.reasons) out += fmt::format("{:<{}}    - {}\n", "", width, reason);
+  }
+  for (const SkippedRun& s : r.input.skipped) out += fmt::format("skipped {}: {}\n", s.dir, s.reason);
+  if (!r.suspects.empty()) {
+    out += "suspects, worst first:";
+    for (const Suspect& s : r.suspects) out += " " + s.host;
+    out += "\n";
+  }
+  for (const std::string& w : r.warnings) out += "warning: " + w + "\n";
+  return out;
+}
+
+}  // namespace placebench::harness::fleet
