@@ -39,6 +39,7 @@ int run_cli(int argc, char** argv) {
   add_decide_command(app, action);
   add_cost_command(app, action);
   add_feasible_command(app, action);
+  add_audit_command(app, action);
 
   try {
     app.parse(argc, argv);
