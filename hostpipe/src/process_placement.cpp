@@ -69,7 +69,12 @@ NumaMaps parse_numa_maps(std::string_view text) {
     std::string address, policy;
     if (!(fields >> address >> policy)) continue;
     maps.policies[policy]++;
-    for (std::string f; fields >> f;) {
+    // Only mappings with anonymous pages (heap, stacks, buffers) count: shared file pages (libraries,
+    // page cache) lie wherever their first reader put them, not where this process placed anything.
+    std::vector<std::string> rest;
+    for (std::string f; fields >> f;) rest.push_back(f);
+    if (std::none_of(rest.begin(), rest.end(), [](const std::string& f) { return f.rfind("anon=", 0) == 0; })) continue;
+    for (const std::string& f : rest) {
       // N<node>=<pages>
       std::size_t eq = f.find('=');
       if (f.size() < 4 || f[0] != 'N' || eq == std::string::npos || eq < 2) continue;

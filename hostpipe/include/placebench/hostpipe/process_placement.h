@@ -33,7 +33,8 @@ ProcessPlacement read_process_placement(int pid, const std::string& proc_root = 
 std::vector<ThreadAffinity> read_thread_affinities(int pid, const std::string& proc_root = "/proc");
 
 // /proc/PID/numa_maps summarised: how many mappings use each policy ("default", "bind:1",
-// "interleave:0-1", "prefer:0") and how many pages are on each node (the N<node>=<pages> fields).
+// "interleave:0-1", "prefer:0") and how many pages are on each node (the N<node>=<pages> fields of the
+// mappings that hold anonymous pages: shared file pages are where their first reader put them).
 struct NumaMaps {
   std::map<std::string, std::size_t> policies;  // policy field -> mappings
   std::map<int, std::size_t> pages;             // node -> pages
