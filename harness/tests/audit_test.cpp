@@ -150,6 +150,21 @@ TEST(AuditManagers, MalformedFileIsAWarningAndTheRestIsRead) {
   EXPECT_EQ(r.pod.labels.at("app"), "trainer");
 }
 
+TEST(AuditManagers, ANonUtf8OrNonJsonFileIsAWarningNotAnExit) {
+  ManagersOptions m = fixture_options();
+  m.annotations = testing::TempDir() + "/audit_latin1_annotations";
+  std::ofstream(m.annotations) << "app=\"tr\xE4iner\"\n";
+  m.cpu_manager_state = testing::TempDir() + "/audit_array_cpu_state";
+  std::ofstream(m.cpu_manager_state) << R"({"policyName":"static","entries":{"p":["not","an","object"]}})";
+  ManagersReport r;
+  ASSERT_NO_THROW(r = read_managers(m, observed({1}, {0}, "")));
+  ASSERT_EQ(r.warnings.size(), 2u);
+  EXPECT_EQ(r.pod.annotations_file.status, "malformed");
+  EXPECT_EQ(r.cpu.file.status, "malformed");
+  EXPECT_NE(r.warnings[0].find("entries.p: expected an object"), std::string::npos) << r.warnings[0];
+  EXPECT_EQ(r.memory.file.status, "read");
+}
+
 TEST(AuditManagers, AbsentDefaultIsAbsentButANamedMissingFileIsBadInput) {
   ManagersOptions m;
   m.cpu_manager_state = kAudit + "/no-such-file";

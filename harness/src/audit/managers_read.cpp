@@ -116,17 +116,26 @@ std::optional<std::string> read_manager_file(ManagerFile& file, const std::strin
     if (given) throw InputError(option + " " + file.path + ": no such file; give the path of the file, or leave the option out");
     return std::nullopt;
   }
-  return read_input_file(file.path, fix, kMaxConfigBytes);
+  try {
+    return read_input_file(file.path, fix, kMaxConfigBytes);
+  } catch (const InputError& e) {  // not a regular file, too large, not UTF-8: the rest is still usable
+    file.status = "malformed";
+    file.detail = e.what();
+    return std::nullopt;
+  }
 }
 
 template <typename Parse>
 void parse_into(ManagerFile& file, const std::optional<std::string>& text, Parse parse, const std::string& fix,
                 std::vector<std::string>& warnings) {
-  if (!text) return;
+  if (!text) {
+    if (file.status == "malformed") warnings.push_back(file.detail);
+    return;
+  }
   try {
     parse(*text);
     file.status = "read";
-  } catch (const std::invalid_argument& e) {
+  } catch (const std::exception& e) {  // the parsers' std::invalid_argument, and any JSON type error
     file.status = "malformed";
     file.detail = one_line_message(file.path + ": " + e.what() + "; " + fix);
     warnings.push_back(file.detail);
