@@ -8,12 +8,18 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "placebench/hostpipe/input_file.h"
 #include "placebench/hostpipe/process_limits.h"
 #include "placebench/hostpipe/sysmetrics/proc_readers.h"
 
 namespace placebench::hostpipe {
 
 namespace fs = std::filesystem;
+
+std::string valid_utf8(std::string text) {
+  while (std::optional<std::size_t> bad = invalid_utf8_at(text)) text[*bad] = '?';
+  return text;
+}
 
 std::string proc_dir(int pid, const std::string& proc_root) {
   return proc_root + "/" + (pid == 0 ? std::string("self") : std::to_string(pid));
@@ -35,7 +41,7 @@ std::vector<ThreadAffinity> read_thread_affinities(int pid, const std::string& p
       continue;  // the thread exited between the listing and the read
     }
     if (auto comm = sysmetrics::read_text_file(entry.path().string() + "/comm")) {
-      t.name = *comm;
+      t.name = valid_utf8(*comm);  // a thread names itself: any bytes
       while (!t.name.empty() && t.name.back() == '\n') t.name.pop_back();
     }
     threads.push_back(std::move(t));

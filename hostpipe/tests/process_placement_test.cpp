@@ -40,6 +40,11 @@ TEST(ProcessPlacement, AMissingProcessIsAnErrorNotAThrow) {
   EXPECT_TRUE(p.threads.empty());
 }
 
+TEST(ProcessPlacement, NamesThatAreNotUtf8AreMadeValid) {
+  EXPECT_EQ(valid_utf8("ok"), "ok");
+  EXPECT_EQ(valid_utf8("w\xE4rker\xFF"), "w?rker?");
+}
+
 TEST(ProcessPlacement, ReadsThisProcessLive) {
   ProcessPlacement p = read_process_placement(0);
   ASSERT_TRUE(p.errors.empty()) << p.errors[0];

@@ -13,6 +13,8 @@
 #include "placebench/harness/errors.h"
 #include "placebench/harness/input_file.h"
 #include "placebench/hostpipe/cpulist.h"
+#include "placebench/hostpipe/input_file.h"
+#include "placebench/hostpipe/process_placement.h"
 #include "placebench/hostpipe/sysmetrics/proc_readers.h"
 
 namespace placebench::harness {
@@ -156,7 +158,7 @@ std::string uid_from_cgroup(const std::string& proc_dir) {
 std::string env_or(const std::string& value, const char* name) {
   if (!value.empty()) return value;
   const char* v = std::getenv(name);
-  return v ? v : "";
+  return v ? hostpipe::valid_utf8(v) : "";
 }
 
 }  // namespace
@@ -195,6 +197,11 @@ MemoryManagerState parse_memory_manager_state(const std::string& text) {
 }
 
 std::map<std::string, std::string> parse_downward_api_file(const std::string& text) {
+  // The audit's JSON must hold every key and value, so bytes that are not UTF-8 make the file malformed.
+  if (std::optional<std::size_t> bad = hostpipe::invalid_utf8_at(text)) {
+    std::size_t line = 1 + static_cast<std::size_t>(std::count(text.begin(), text.begin() + static_cast<long>(*bad), '\n'));
+    throw std::invalid_argument(fmt::format("line {}: bytes that are not UTF-8", line));
+  }
   std::map<std::string, std::string> out;
   std::istringstream in(text);
   std::size_t line_no = 0;

@@ -23,7 +23,7 @@ namespace fs = std::filesystem;
 std::optional<std::string> env_of(int pid, const std::string& proc_root, const std::string& name) {
   if (pid == 0) {
     const char* v = std::getenv(name.c_str());
-    return v ? std::optional<std::string>(v) : std::nullopt;
+    return v ? std::optional<std::string>(hostpipe::valid_utf8(v)) : std::nullopt;
   }
   std::optional<std::string> environ = hostpipe::sysmetrics::read_text_file(hostpipe::proc_dir(pid, proc_root) + "/environ");
   if (!environ) return std::nullopt;
@@ -32,7 +32,8 @@ std::optional<std::string> env_of(int pid, const std::string& proc_root, const s
   while (start < environ->size()) {
     std::size_t end = environ->find('\0', start);
     if (end == std::string::npos) end = environ->size();
-    if (environ->compare(start, key.size(), key) == 0) return environ->substr(start + key.size(), end - start - key.size());
+    if (environ->compare(start, key.size(), key) == 0)
+      return hostpipe::valid_utf8(environ->substr(start + key.size(), end - start - key.size()));
     start = end + 1;
   }
   return std::nullopt;

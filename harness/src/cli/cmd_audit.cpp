@@ -53,8 +53,10 @@ int run_audit(AuditCliOptions opt) {
   for (const std::string& w : report.managers.warnings) std::cerr << "placebench: warning: " << w << "\n";
   nlohmann::json j = audit_to_json(report);
   stamp_evidence(j);
-  if (!opt.out_file.empty()) write_file_atomically(opt.out_file, j.dump(2) + "\n", "give --out a path in a writable directory");
-  if (opt.json) std::cout << j.dump(2) << "\n";
+  // A path or name read from the system may hold any bytes: those that are not UTF-8 print as U+FFFD.
+  const std::string text = j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+  if (!opt.out_file.empty()) write_file_atomically(opt.out_file, text, "give --out a path in a writable directory");
+  if (opt.json) std::cout << text;
   else std::cout << render_audit_table(report);
   return report.exit_status();
 }

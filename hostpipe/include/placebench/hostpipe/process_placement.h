@@ -45,6 +45,10 @@ struct NumaMaps {
 NumaMaps parse_numa_maps(std::string_view text);
 NumaMaps read_numa_maps(int pid, const std::string& proc_root = "/proc");
 
+// The text with every byte that is not part of well-formed UTF-8 replaced by '?' (thread names and
+// environment values can hold any bytes; JSON cannot).
+std::string valid_utf8(std::string text);
+
 // "<proc_root>/self" for pid 0, else "<proc_root>/<pid>".
 std::string proc_dir(int pid, const std::string& proc_root);
 
