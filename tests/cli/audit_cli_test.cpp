@@ -4,7 +4,19 @@
 // one-line warning while the audit still reports; bad input exits 2 with one line.
 #include <gtest/gtest.h>
 
+#include <sched.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <sstream>
 #include <nlohmann/json.hpp>
+
+#include "placebench/hostpipe/cpulist.h"
+#include "placebench/hostpipe/process_limits.h"
+#include "text_file.h"
 
 #include "fixtures.h"
 #include "run_command.h"
@@ -122,6 +134,51 @@ TEST(AuditCli, ThisProcessLiveAgainstANode) {
   ASSERT_TRUE(r.exit_code == 0 || r.exit_code == 1) << r.err;
   EXPECT_NE(r.out.find("device on node 0"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("probe buffer of 4194304 bytes"), std::string::npos) << r.out;
+}
+
+// A process on another CPU beside a run (PLACEBENCH_WATCH_PIDS): every trial of the pinned arm records
+// its thread and is flagged; the unpinned arm's trials are not watched.
+TEST(LateThreadsCli, AWatchedProcessOutsideTheArmFlagsItsTrials) {
+  std::vector<int> allowed = placebench::hostpipe::current_thread_affinity();
+  if (allowed.size() < 2) GTEST_SKIP() << "needs two allowed CPUs";
+  const int other_cpu = allowed.back();
+  pid_t child = fork();
+  if (child == 0) {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(static_cast<unsigned>(other_cpu), &set);
+    sched_setaffinity(0, sizeof set, &set);
+    execlp("sleep", "sleep", "60", static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  ASSERT_GT(child, 0);
+  std::string out = ::testing::TempDir() + "/late-threads-run";
+  std::filesystem::remove_all(out);
+  CommandResult r = run_command({placebench_binary(), "run", "--config", std::string(PLACEBENCH_SOURCE_DIR) + "/tests/fixtures/configs/tiny.yaml",
+                                 "--out", out}, 120, {"PLACEBENCH_WATCH_PIDS=" + std::to_string(child)});
+  kill(child, SIGKILL);
+  waitpid(child, nullptr, 0);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::istringstream lines(read_text_file(out + "/trials.jsonl"));
+  int local = 0;
+  for (std::string line; std::getline(lines, line);) {
+    json t = json::parse(line);
+    if (t["arm"] == "unpinned") {
+      EXPECT_FALSE(t["placement"].contains("threads"));
+      continue;
+    }
+    std::vector<int> arm = placebench::hostpipe::parse_cpulist(t["placement"]["threads"]["cpus"].get<std::string>());
+    if (std::find(arm.begin(), arm.end(), other_cpu) != arm.end()) GTEST_SKIP() << "the local arm holds every CPU here";
+    ++local;
+    const json& outside = t["placement"]["threads"]["outside"];
+    ASSERT_EQ(outside.size(), 1u) << t["placement"].dump();
+    EXPECT_EQ(outside[0]["pid"], child);
+    EXPECT_EQ(outside[0]["name"], "sleep");
+    ASSERT_EQ(t["flags"].size(), 1u) << t["flags"].dump();
+    EXPECT_EQ(t["flags"][0].get<std::string>().rfind("late_threads: 1 thread(s) outside the arm's CPUs", 0), 0u) << t["flags"];
+  }
+  EXPECT_GE(local, 3);
+  EXPECT_NE(r.out.find("flagged"), std::string::npos) << r.out;
 }
 
 TEST(TopoExpectCli, IdenticalMatches) {
