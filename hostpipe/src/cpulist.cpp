@@ -66,4 +66,12 @@ std::string format_cpulist(std::vector<int> ids) {
   return out;
 }
 
+bool same_cpulist(std::string_view a, std::string_view b) {
+  try {
+    return parse_cpulist(a) == parse_cpulist(b);
+  } catch (const std::invalid_argument&) {
+    return a == b;
+  }
+}
+
 }  // namespace placebench::hostpipe

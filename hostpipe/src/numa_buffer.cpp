@@ -68,12 +68,15 @@ void NumaBuffer::touch() {
   for (std::size_t off = 0; off < bytes_; off += step) p[off] = 1;
 }
 
-MemPolicy query_mempolicy(const void* addr) {
+namespace {
+
+// get_mempolicy with the given address and flags (nullptr, 0: the calling thread's own policy).
+MemPolicy get_policy(const void* addr, unsigned flags) {
   MemPolicy mp;
   int mode = 0;
   constexpr int kMaskBits = 1024;
   unsigned long mask[kMaskBits / (8 * sizeof(unsigned long))] = {0};
-  if (get_mempolicy(&mode, mask, kMaskBits, const_cast<void*>(addr), MPOL_F_ADDR) != 0) {
+  if (get_mempolicy(&mode, mask, kMaskBits, const_cast<void*>(addr), flags) != 0) {
     mp.mode = "unknown";
     mp.error = std::string("get_mempolicy: ") + std::strerror(errno);
     return mp;
@@ -91,6 +94,12 @@ MemPolicy query_mempolicy(const void* addr) {
     if (mask[n / (8 * sizeof(unsigned long))] & (1ul << (n % (8 * sizeof(unsigned long))))) mp.nodes.push_back(n);
   return mp;
 }
+
+}  // namespace
+
+MemPolicy query_mempolicy(const void* addr) { return get_policy(addr, MPOL_F_ADDR); }
+
+MemPolicy query_thread_mempolicy() { return get_policy(nullptr, 0); }
 
 std::map<int, std::size_t> page_node_histogram(const void* addr, std::size_t bytes) {
   std::map<int, std::size_t> hist;

@@ -1,6 +1,8 @@
 // Contention threads (see pipeline/contention.h).
 #include "placebench/hostpipe/pipeline/contention.h"
 
+#include <pthread.h>
+
 #include <algorithm>
 #include <chrono>
 #include <memory>
@@ -65,6 +67,7 @@ ContentionThreads::ContentionThreads(const std::vector<ContentionTask>& tasks) {
   for (auto& slot : slots_) {
     Slot* s = slot.get();
     threads_.emplace_back([s, this] {
+      pthread_setname_np(pthread_self(), "pb-contention");  // placed on purpose: ThreadWatch leaves "pb-" threads alone
       if (!s->report.task.cpus.empty()) {
         std::string err = bind_current_thread(s->report.task.cpus);
         if (!err.empty()) s->report.problem = "bind: " + err;

@@ -171,9 +171,17 @@ CgroupLimits read_cgroup_limits(const std::string& proc_root, const std::string&
   if (std::optional<Location> cpuset = locate(lines, root, "cpuset")) {
     if (limits.version == 0 || cpuset->version == 1) limits.version = cpuset->version;
     const char* file = cpuset->version == 2 ? "/cpuset.cpus.effective" : "/cpuset.effective_cpus";
+    const char* mems_file = cpuset->version == 2 ? "/cpuset.mems.effective" : "/cpuset.effective_mems";
     walk_up(*cpuset, [&](const std::string& dir) {  // the nearest level that has the file
       if (!limits.cpuset_cpus_effective.empty()) return;
-      if (auto cpus = read_value(dir + file)) limits.cpuset_cpus_effective = *cpus;
+      if (auto cpus = read_value(dir + file)) {
+        limits.cpuset_cpus_effective = *cpus;
+        limits.cpuset_path = dir;
+      }
+    });
+    walk_up(*cpuset, [&](const std::string& dir) {
+      if (limits.cpuset_mems_effective.empty())
+        if (auto mems = read_value(dir + mems_file)) limits.cpuset_mems_effective = *mems;
     });
   } else {
     missing.push_back("cpuset");

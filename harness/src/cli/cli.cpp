@@ -40,6 +40,7 @@ int run_cli(int argc, char** argv) {
   add_cost_command(app, action);
   add_feasible_command(app, action);
   add_fleet_command(app, action);
+  add_audit_command(app, action);
 
   try {
     app.parse(argc, argv);

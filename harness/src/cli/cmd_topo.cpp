@@ -6,6 +6,7 @@
 #include "placebench/harness/cli/cli.h"
 #include "placebench/harness/cli/json_output.h"
 #include "placebench/harness/errors.h"
+#include "placebench/harness/topology/inventory_diff.h"
 #include "placebench/harness/topology/inventory_format.h"
 
 namespace placebench::harness {
@@ -15,6 +16,7 @@ struct TopoOptions {
   std::string topology_file;
   std::string export_file;
   std::string pci_gpus = "auto";
+  std::string expect_file;
   bool json = false;
 };
 
@@ -34,6 +36,7 @@ int run_topo(const TopoOptions& opt) {
   }
   Inventory inv = build_inventory(topo, parse_pci_gpus(opt.pci_gpus));
   if (topo.is_live()) cross_check_live(inv, kernels::query_device_runtime());
+  if (!opt.expect_file.empty()) return report_expected_inventory(inv, topo.is_live(), opt.expect_file, opt.json, std::cout);
   if (opt.json)
     std::cout << with_evidence(inventory_to_json(inv)).dump(2) << "\n";
   else
@@ -55,6 +58,9 @@ void add_topo_command(CLI::App& app, CommandAction& action) {
       ->check(CLI::IsMember({"auto", "on", "off"}))
       ->type_name("auto|on|off")
       ->default_val("auto");
+  cmd->add_option("--expect", opt->expect_file,
+                  "Compare with the expected inventory (hwloc XML or topo --json); exit 1 with the differences")
+      ->type_name("FILE");
   cmd->add_flag("--json", opt->json, "Print one JSON object (schema in docs/cli.md) instead of the table");
   cmd->callback([opt, &action] { action = [opt] { return run_topo(*opt); }; });
 }

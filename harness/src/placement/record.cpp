@@ -3,6 +3,7 @@
 #include "placebench/harness/placement/record.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <fmt/format.h>
 
 #include "placebench/hostpipe/binding.h"
@@ -68,11 +69,24 @@ void verify_placement(PlacementRecord& rec, const hostpipe::NumaBuffer& buffer) 
   rec.problems = std::move(problems);
 }
 
+namespace {
+
+nlohmann::json threads_to_json(const hostpipe::ThreadWatchResult& w) {
+  nlohmann::json outside = nlohmann::json::array();
+  for (const auto& t : w.outside)
+    outside.push_back({{"pid", t.pid == 0 ? nlohmann::json("self") : nlohmann::json(t.pid)}, {"tid", t.tid}, {"name", t.name},
+                       {"cpus", hostpipe::format_cpulist(t.cpus)}});
+  return {{"cpus", hostpipe::format_cpulist(w.cpus)}, {"pids", w.pids}, {"samples", w.samples}, {"outside", outside},
+          {"errors", w.errors}};
+}
+
+}  // namespace
+
 nlohmann::json placement_to_json(const PlacementRecord& r) {
   nlohmann::json pages = nlohmann::json::object();
   for (const auto& [node, count] : r.pages)
     pages[node == -1 ? "not_present" : node == -2 ? "unknown" : std::to_string(node)] = count;
-  return {{"arm", r.arm},
+  nlohmann::json j = {{"arm", r.arm},
           {"device_numa", r.device_numa},
           {"requested", {{"cpus", hostpipe::format_cpulist(r.requested_cpus)}, {"mems", r.requested_mems}}},
           {"effective",
@@ -85,6 +99,51 @@ nlohmann::json placement_to_json(const PlacementRecord& r) {
           {"degenerate", r.degenerate},
           {"pinned", r.pinned},
           {"problems", r.problems}};
+  if (r.threads) j["threads"] = threads_to_json(*r.threads);
+  return j;
+}
+
+namespace {
+
+// PLACEBENCH_WATCH_PIDS="1234,5678": other processes whose threads are held to the arm's CPUs too.
+std::vector<int> watch_pids_from_environment() {
+  std::vector<int> pids;
+  const char* v = std::getenv("PLACEBENCH_WATCH_PIDS");
+  if (!v) return pids;
+  std::string s(v);
+  for (std::size_t start = 0; start < s.size();) {
+    std::size_t end = s.find(',', start);
+    if (end == std::string::npos) end = s.size();
+    int pid = std::atoi(s.substr(start, end - start).c_str());
+    if (pid > 0) pids.push_back(pid);
+    start = end + 1;
+  }
+  return pids;
+}
+
+}  // namespace
+
+TrialThreadWatch::TrialThreadWatch(const std::vector<int>& arm_cpus) {
+  if (arm_cpus.empty()) return;
+  hostpipe::ThreadWatchOptions o;
+  o.cpus = arm_cpus;
+  std::sort(o.cpus.begin(), o.cpus.end());
+  o.other_pids = watch_pids_from_environment();
+  watch_ = std::make_unique<hostpipe::ThreadWatch>(o);
+}
+
+void TrialThreadWatch::finish(PlacementRecord& record, std::vector<std::string>& flags) {
+  if (!watch_) return;
+  record.threads = watch_->stop();
+  watch_.reset();
+  const auto& outside = record.threads->outside;
+  if (outside.empty()) return;
+  std::string list;
+  for (const auto& t : outside)
+    list += fmt::format("{}{}{} ({}) on CPUs {}", list.empty() ? "" : "; ", t.pid == 0 ? "" : fmt::format("pid {} ", t.pid),
+                        t.tid, t.name, hostpipe::format_cpulist(t.cpus));
+  flags.push_back(fmt::format("late_threads: {} thread(s) outside the arm's CPUs {}: {}", outside.size(),
+                              hostpipe::format_cpulist(record.threads->cpus), list));
 }
 
 }  // namespace placebench::harness

@@ -159,6 +159,7 @@ nlohmann::json run_trial(const Inventory& inv, const ExperimentConfig& config, c
     so.gpu_pci_bus_id = inv.gpus.at(static_cast<std::size_t>(cls.gpu.value_or(0))).pci_bus_id;
   hostpipe::sysmetrics::SystemSampler sampler(so);
   sampler.start();
+  TrialThreadWatch late_threads(so.cpus);  // issue 19: threads outside the arm's CPUs flag the trial
   WorkloadRun run;
   try {
     if (cls.workload.type == "collective") {
@@ -175,6 +176,7 @@ nlohmann::json run_trial(const Inventory& inv, const ExperimentConfig& config, c
   nlohmann::json system = hostpipe::sysmetrics::sampler_summary_to_json(sampler.stop(), false);
   if (run.stopped) return nullptr;
   std::vector<std::string> flags;
+  late_threads.finish(run.placement, flags);
   std::string placement = worst_placement_status(run);
   if (placement != "verified") flags.push_back("placement_" + placement);
   if (run.placement.degenerate) flags.push_back("degenerate");

@@ -20,13 +20,7 @@ std::string read_line(const std::string& path) {
 }
 
 // sysfs writes local_cpulist over all possible CPUs; compare as sets, not strings.
-bool same_cpus(const std::string& a, const std::string& b) {
-  try {
-    return hostpipe::parse_cpulist(a) == hostpipe::parse_cpulist(b);
-  } catch (const std::exception&) {
-    return a == b;
-  }
-}
+bool same_cpus(const std::string& a, const std::string& b) { return hostpipe::same_cpulist(a, b); }
 
 void check_sysfs(GpuInfo& gpu, const std::string& sysfs_root) {
   if (gpu.pci_bus_id.empty()) return;

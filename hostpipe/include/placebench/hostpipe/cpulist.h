@@ -13,4 +13,7 @@ std::vector<int> parse_cpulist(std::string_view text);
 // Formats sorted, de-duplicated ids as ranges: {0,1,2,3,8} -> "0-3,8"; {} -> "".
 std::string format_cpulist(std::vector<int> ids);
 
+// Whether two cpulists name the same ids ("0-3" and "0,1,2,3"); text that does not parse is compared as text.
+bool same_cpulist(std::string_view a, std::string_view b);
+
 }  // namespace placebench::hostpipe

@@ -49,6 +49,10 @@ struct MemPolicy {
 // The policy that governs the page at addr (get_mempolicy with MPOL_F_ADDR).
 MemPolicy query_mempolicy(const void* addr);
 
+// The calling thread's own policy (get_mempolicy without an address): what numactl --membind or
+// set_mempolicy gave it, which its new allocations follow.
+MemPolicy query_thread_mempolicy();
+
 // Node of every page of [addr, addr+bytes) (move_pages in query mode): node -> page count. Pages not
 // yet present are counted under key -1 ("not present"), other errors under -2.
 std::map<int, std::size_t> page_node_histogram(const void* addr, std::size_t bytes);

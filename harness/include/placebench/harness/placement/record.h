@@ -3,12 +3,15 @@
 #pragma once
 #include <cstddef>
 #include <map>
+#include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "placebench/harness/placement/plan.h"
 #include "placebench/hostpipe/numa_buffer.h"
+#include "placebench/hostpipe/thread_watch.h"
 
 namespace placebench::harness {
 
@@ -26,6 +29,9 @@ struct PlacementRecord {
   bool degenerate = false;
   bool pinned = false;              // the buffer is page-locked for DMA (cudaHostRegister / cudaHostAlloc)
   std::vector<std::string> problems;  // why it is not verified, in words
+  // Sampled during the trial (pinned arms): threads started after the trial began, and every thread
+  // of the processes in PLACEBENCH_WATCH_PIDS, that ran outside the arm's CPUs. nullopt: not watched.
+  std::optional<hostpipe::ThreadWatchResult> threads;
 };
 
 // A worker's placed state: the thread is bound (when the arm pins it) and the buffer allocated
@@ -46,5 +52,19 @@ PlacedWorker apply_placement(const ArmPlan& plan, const WorkerPlacement& placeme
 void verify_placement(PlacementRecord& record, const hostpipe::NumaBuffer& buffer);
 
 nlohmann::json placement_to_json(const PlacementRecord& record);
+
+// Late threads during a trial: watches this process's new threads, and every thread of the processes
+// listed in PLACEBENCH_WATCH_PIDS (comma-separated; the training job beside placebench), against the
+// arm's CPUs. No CPUs (an unpinned arm): watches nothing.
+class TrialThreadWatch {
+ public:
+  explicit TrialThreadWatch(const std::vector<int>& arm_cpus);
+  // Stops the watch, stores what it saw in record.threads and, when a thread ran outside the arm's
+  // CPUs, adds the flag "late_threads: ..." (counted as a flagged trial by the analysis).
+  void finish(PlacementRecord& record, std::vector<std::string>& flags);
+
+ private:
+  std::unique_ptr<hostpipe::ThreadWatch> watch_;
+};
 
 }  // namespace placebench::harness

@@ -31,6 +31,8 @@ struct CgroupLimits {
   std::string memory_path;
   std::optional<std::uint64_t> memory_max_bytes;  // nullopt: no limit found
   std::string cpuset_cpus_effective;      // cpulist, "" when unknown
+  std::string cpuset_mems_effective;      // memory nodes (cpuset.mems.effective / cpuset.effective_mems)
+  std::string cpuset_path;                // the cgroup directory the cpuset was read from
   std::string detail;                     // what could not be read
 };
 

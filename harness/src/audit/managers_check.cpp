@@ -1,0 +1,165 @@
+// Where the managers' records and the observed placement disagree (see managers.h). Each rule compares
+// one recorded assignment with what the kernel reports; what cannot be compared is a note, not a finding.
+#include <algorithm>
+#include <fmt/format.h>
+#include <set>
+
+#include "placebench/harness/audit/managers.h"
+#include "placebench/hostpipe/cpulist.h"
+
+namespace placebench::harness {
+namespace {
+
+std::vector<int> minus(const std::vector<int>& a, const std::vector<int>& b) {
+  std::vector<int> out;
+  for (int x : a)
+    if (std::find(b.begin(), b.end(), x) == b.end()) out.push_back(x);
+  return out;
+}
+
+// The GPU UUIDs this process was handed, when its variables name them by UUID (device plugins set
+// NVIDIA_VISIBLE_DEVICES to UUIDs); nullopt when they name indices, "all", or nothing.
+std::optional<std::vector<std::string>> visible_uuids(const GpuVisibility& v, std::string& source) {
+  for (const auto& [name, value] : {std::pair{"NVIDIA_VISIBLE_DEVICES", v.nvidia_visible_devices},
+                                    std::pair{"CUDA_VISIBLE_DEVICES", v.cuda_visible_devices}}) {
+    if (!value) continue;
+    std::vector<std::string> uuids;
+    std::size_t start = 0;
+    while (start <= value->size()) {
+      std::size_t end = value->find(',', start);
+      if (end == std::string::npos) end = value->size();
+      std::string item = value->substr(start, end - start);
+      if (item.rfind("GPU-", 0) != 0) {
+        uuids.clear();
+        break;
+      }
+      uuids.push_back(item);
+      start = end + 1;
+    }
+    if (!uuids.empty()) {
+      source = name;
+      return uuids;
+    }
+  }
+  return std::nullopt;
+}
+
+std::string join(const std::vector<std::string>& v) {
+  std::string out;
+  for (const auto& s : v) out += (out.empty() ? "" : ",") + s;
+  return out;
+}
+
+void check_hami(ManagersReport& r, const AuditObservation& o) {
+  const HamiAnnotations& h = r.hami;
+  std::vector<std::string> allocated;
+  for (const auto& c : h.allocated) allocated.insert(allocated.end(), c.begin(), c.end());
+  if (allocated.empty() && h.use_uuids.empty() && h.nouse_uuids.empty()) return;
+  std::string source;
+  auto seen = visible_uuids(o.visibility, source);
+  if (!seen) {
+    r.notes.push_back("HAMi's GPU annotations are not compared: NVIDIA_VISIBLE_DEVICES/CUDA_VISIBLE_DEVICES do not name the GPUs by UUID");
+    return;
+  }
+  auto has = [](const std::vector<std::string>& v, const std::string& x) { return std::find(v.begin(), v.end(), x) != v.end(); };
+  for (const std::string& u : *seen) {
+    if (!allocated.empty() && !has(allocated, u))
+      r.disagreements.push_back(fmt::format("GPU {} is visible ({}) but HAMi's hami.io/vgpu-devices-allocated records {}", u,
+                                            source, join(allocated)));
+    if (!h.use_uuids.empty() && !has(h.use_uuids, u))
+      r.disagreements.push_back(fmt::format("GPU {} is visible ({}) but nvidia.com/use-gpuuuid asks for {}", u, source, join(h.use_uuids)));
+    if (has(h.nouse_uuids, u))
+      r.disagreements.push_back(fmt::format("GPU {} is visible ({}) but nvidia.com/nouse-gpuuuid excludes it", u, source));
+  }
+  if (h.allocated.size() == 1)
+    for (const std::string& u : allocated)
+      if (!has(*seen, u))
+        r.disagreements.push_back(fmt::format("HAMi allocated GPU {} (hami.io/vgpu-devices-allocated), which {} does not list", u, source));
+}
+
+// The pod's entry in a state file: the container's, or the only one, or the union when the container is unknown.
+std::optional<std::vector<int>> pod_entry(const std::map<std::string, std::map<std::string, std::vector<int>>>& entries,
+                                          const PodIdentity& pod, std::string& which) {
+  auto it = entries.find(pod.uid);
+  if (it == entries.end()) return std::nullopt;
+  if (auto c = it->second.find(pod.container); !pod.container.empty() && c != it->second.end()) {
+    which = "entries[" + pod.uid + "][" + pod.container + "]";
+    return c->second;
+  }
+  std::vector<int> all;
+  for (const auto& [name, ids] : it->second) all.insert(all.end(), ids.begin(), ids.end());
+  std::sort(all.begin(), all.end());
+  all.erase(std::unique(all.begin(), all.end()), all.end());
+  which = "entries[" + pod.uid + "] (every container: the container name is unknown, set CONTAINER_NAME or --container)";
+  return all;
+}
+
+void check_cpu_manager(ManagersReport& r, const AuditObservation& o) {
+  if (r.cpu.file.status != "read") return;
+  if (r.pod.uid.empty()) {
+    r.notes.push_back("cpu_manager_state is not compared: the pod UID is unknown (set POD_UID from metadata.uid, or --pod-uid)");
+    return;
+  }
+  std::string which;
+  std::optional<std::vector<int>> assigned = pod_entry(r.cpu.entries, r.pod, which);
+  if (!assigned) {
+    assigned = r.cpu.default_cpus;
+    which = "defaultCpuSet (the shared pool: the pod has no exclusive CPUs)";
+  }
+  std::vector<int> extra = minus(o.process.allowed_cpus, *assigned);
+  if (!extra.empty())
+    r.disagreements.push_back(fmt::format("CPUs {} are allowed but the CPU manager did not assign them ({} is {})",
+                                          hostpipe::format_cpulist(extra), which, hostpipe::format_cpulist(*assigned)));
+}
+
+void check_memory_manager(ManagersReport& r, const AuditObservation& o) {
+  if (r.memory.file.status != "read" || r.pod.uid.empty()) return;
+  std::string which;
+  std::optional<std::vector<int>> assigned = pod_entry(r.memory.entries, r.pod, which);
+  if (!assigned) return;  // no entry: the pod is not pinned by the memory manager
+  std::vector<int> extra = minus(o.process.allowed_mems, *assigned);
+  if (!extra.empty())
+    r.disagreements.push_back(fmt::format("memory nodes {} are allowed but the memory manager assigned {} ({})",
+                                          hostpipe::format_cpulist(extra), hostpipe::format_cpulist(*assigned), which));
+}
+
+void check_numa_requests(ManagersReport& r, const AuditObservation& o, const std::vector<GpuPlacement>& placements) {
+  std::set<int> gpu_nodes;
+  for (const GpuPlacement& p : placements)
+    if (p.target.source != "device") gpu_nodes.insert(p.target.numa_node);
+  if (r.hami.numa_bind.value_or(false) && gpu_nodes.size() > 1)
+    r.disagreements.push_back(fmt::format("nvidia.com/numa-bind asks for GPUs on one NUMA node; the visible GPUs are on nodes {}",
+                                          hostpipe::format_cpulist({gpu_nodes.begin(), gpu_nodes.end()})));
+  if (!r.hami.numa_alignment.empty() && r.hami.numa_alignment != "none")
+    for (const GpuPlacement& p : placements)
+      if (p.cpu_nodes != std::vector<int>{p.target.numa_node})
+        r.disagreements.push_back(fmt::format("hami.io/numa-alignment={} asks for CPUs on the GPU's node; {} is on node {}, the CPUs on {}",
+                                              r.hami.numa_alignment, p.target.label, p.target.numa_node,
+                                              hostpipe::format_cpulist(p.cpu_nodes)));
+  if (r.kubelet.status == "read" && r.kubelet.topology_manager_policy == "single-numa-node") {
+    std::string which;
+    if (r.cpu.file.status != "read" || r.pod.uid.empty() || !pod_entry(r.cpu.entries, r.pod, which)) {
+      r.notes.push_back("topologyManagerPolicy single-numa-node is not judged: the pod has no exclusive CPUs on record "
+                        "(only Guaranteed pods with integer CPUs are aligned)");
+      return;
+    }
+    std::set<int> nodes(gpu_nodes);
+    for (const GpuPlacement& p : placements) nodes.insert(p.cpu_nodes.begin(), p.cpu_nodes.end());
+    for (int m : o.process.allowed_mems) nodes.insert(m);
+    if (nodes.size() > 1)
+      r.disagreements.push_back(fmt::format("topologyManagerPolicy is single-numa-node (scope {}), yet the CPUs, memory and GPUs span nodes {}",
+                                            r.kubelet.topology_manager_scope,
+                                            hostpipe::format_cpulist({nodes.begin(), nodes.end()})));
+  }
+}
+
+}  // namespace
+
+void find_disagreements(ManagersReport& r, const AuditObservation& o, const std::vector<GpuPlacement>& placements) {
+  check_hami(r, o);
+  check_cpu_manager(r, o);
+  check_memory_manager(r, o);
+  check_numa_requests(r, o, placements);
+}
+
+}  // namespace placebench::harness

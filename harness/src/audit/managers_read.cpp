@@ -1,0 +1,288 @@
+// Readers of the kubelet's state files and the downward API's files (see managers.h). Formats:
+// cpu_manager_state {"policyName","defaultCpuSet","entries":{pod:{container:cpulist}},"checksum"};
+// memory_manager_state {"policyName","machineState","entries":{pod:{container:[{"numaAffinity":[..],
+// "type","size"}]}},"checksum"} (kubelet's checkpoint v2); downward API files: one key="value" a line,
+// the value quoted as Go's strconv.Quote does.
+#include <filesystem>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <sstream>
+
+#include "placebench/harness/audit/managers.h"
+#include "placebench/harness/errors.h"
+#include "placebench/harness/input_file.h"
+#include "placebench/hostpipe/cpulist.h"
+#include "placebench/hostpipe/input_file.h"
+#include "placebench/hostpipe/process_placement.h"
+#include "placebench/hostpipe/sysmetrics/proc_readers.h"
+
+namespace placebench::harness {
+namespace {
+
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+json parse_json(const std::string& text) {
+  try {
+    return json::parse(text);
+  } catch (const json::parse_error& e) {
+    std::size_t line = 1, column = 1;
+    for (std::size_t i = 0; i + 1 < e.byte && i < text.size(); ++i) {
+      if (text[i] == '\n') ++line, column = 1;
+      else ++column;
+    }
+    throw std::invalid_argument(fmt::format("line {}, column {}: not JSON", line, column));
+  }
+}
+
+const json& member(const json& j, const std::string& key, const std::string& where) {
+  if (!j.is_object() || !j.contains(key)) throw std::invalid_argument(where + ": no \"" + key + "\"");
+  return j.at(key);
+}
+
+std::string string_at(const json& j, const std::string& where) {
+  if (!j.is_string()) throw std::invalid_argument(where + ": expected a string, found " + std::string(j.type_name()));
+  return j.get<std::string>();
+}
+
+std::vector<int> cpulist_at(const json& j, const std::string& where) {
+  try {
+    return hostpipe::parse_cpulist(string_at(j, where));
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(where + ": " + e.what());
+  }
+}
+
+template <typename Value>
+void for_entries(const json& root, const std::string& what, Value value,
+                 std::map<std::string, std::map<std::string, std::vector<int>>>& out) {
+  if (!root.contains("entries") || root["entries"].is_null()) return;
+  const json& entries = root["entries"];
+  if (!entries.is_object()) throw std::invalid_argument(what + "entries: expected an object");
+  for (const auto& [pod, containers] : entries.items()) {
+    if (!containers.is_object()) throw std::invalid_argument(what + "entries." + pod + ": expected an object");
+    for (const auto& [container, v] : containers.items())
+      out[pod][container] = value(v, "entries." + pod + "." + container);
+  }
+}
+
+// Go's strconv.Quote output: "..." with \" \\ \n \t \r \xHH \uHHHH escapes.
+std::string unquote(const std::string& q, std::size_t line) {
+  auto bad = [&](const std::string& what) { return std::invalid_argument(fmt::format("line {}: {}", line, what)); };
+  if (q.size() < 2 || q.front() != '"' || q.back() != '"') throw bad("the value is not a quoted string (key=\"value\")");
+  std::string out;
+  for (std::size_t i = 1; i + 1 < q.size(); ++i) {
+    char c = q[i];
+    if (c != '\\') {
+      out += c;
+      continue;
+    }
+    if (i + 2 >= q.size()) throw bad("a backslash ends the value");
+    char e = q[++i];
+    switch (e) {
+      case 'n': out += '\n'; break;
+      case 't': out += '\t'; break;
+      case 'r': out += '\r'; break;
+      case '"': out += '"'; break;
+      case '\\': out += '\\'; break;
+      case 'x':
+        if (i + 2 >= q.size() - 1) throw bad("\\x needs two hex digits");
+        out += static_cast<char>(std::stoi(q.substr(i + 1, 2), nullptr, 16));
+        i += 2;
+        break;
+      default: throw bad(std::string("unknown escape \\") + e);
+    }
+  }
+  return out;
+}
+
+std::vector<std::string> split(const std::string& s, char sep) {
+  std::vector<std::string> out;
+  std::istringstream in(s);
+  for (std::string part; std::getline(in, part, sep);) {
+    while (!part.empty() && part.front() == ' ') part.erase(part.begin());
+    while (!part.empty() && part.back() == ' ') part.pop_back();
+    if (!part.empty()) out.push_back(part);
+  }
+  return out;
+}
+
+// Reads one manager file: "absent" when it does not exist (unless the user named it), "malformed"
+// with a warning when parse throws. Returns the text when it was read.
+std::optional<std::string> read_manager_file(ManagerFile& file, const std::string& option,
+                                             const ManagersOptions& opt, const std::string& fix) {
+  bool given = std::find(opt.given.begin(), opt.given.end(), option) != opt.given.end();
+  std::error_code ec;
+  if (!fs::exists(file.path, ec)) {
+    if (given) throw InputError(option + " " + file.path + ": no such file; give the path of the file, or leave the option out");
+    return std::nullopt;
+  }
+  try {
+    return read_input_file(file.path, fix, kMaxConfigBytes);
+  } catch (const InputError& e) {  // not a regular file, too large, not UTF-8: the rest is still usable
+    file.status = "malformed";
+    file.detail = e.what();
+    return std::nullopt;
+  }
+}
+
+template <typename Parse>
+void parse_into(ManagerFile& file, const std::optional<std::string>& text, Parse parse, const std::string& fix,
+                std::vector<std::string>& warnings) {
+  if (!text) {
+    if (file.status == "malformed") warnings.push_back(file.detail);
+    return;
+  }
+  try {
+    parse(*text);
+    file.status = "read";
+  } catch (const std::exception& e) {  // the parsers' std::invalid_argument, and any JSON type error
+    file.status = "malformed";
+    file.detail = one_line_message(file.path + ": " + e.what() + "; " + fix);
+    warnings.push_back(file.detail);
+  }
+}
+
+std::string uid_from_cgroup(const std::string& proc_dir) {
+  std::optional<std::string> text = hostpipe::sysmetrics::read_text_file(proc_dir + "/cgroup");
+  if (!text) return "";
+  static const std::regex kPod("pod([0-9a-f]{8}[-_][0-9a-f]{4}[-_][0-9a-f]{4}[-_][0-9a-f]{4}[-_][0-9a-f]{12})");
+  std::smatch m;
+  if (!std::regex_search(*text, m, kPod)) return "";
+  std::string uid = m[1];
+  std::replace(uid.begin(), uid.end(), '_', '-');
+  return uid;
+}
+
+std::string env_or(const std::string& value, const char* name) {
+  if (!value.empty()) return value;
+  const char* v = std::getenv(name);
+  return v ? hostpipe::valid_utf8(v) : "";
+}
+
+}  // namespace
+
+CpuManagerState parse_cpu_manager_state(const std::string& text) {
+  json root = parse_json(text);
+  CpuManagerState s;
+  s.policy = string_at(member(root, "policyName", "top level"), "policyName");
+  if (root.contains("defaultCpuSet")) s.default_cpus = cpulist_at(root["defaultCpuSet"], "defaultCpuSet");
+  for_entries(root, "", [](const json& v, const std::string& where) { return cpulist_at(v, where); }, s.entries);
+  return s;
+}
+
+MemoryManagerState parse_memory_manager_state(const std::string& text) {
+  json root = parse_json(text);
+  MemoryManagerState s;
+  s.policy = string_at(member(root, "policyName", "top level"), "policyName");
+  auto blocks = [](const json& v, const std::string& where) {
+    if (!v.is_array()) throw std::invalid_argument(where + ": expected a list of memory blocks");
+    std::vector<int> nodes;
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      std::string at = fmt::format("{}[{}]", where, i);
+      const json& affinity = member(v[i], "numaAffinity", at);
+      if (!affinity.is_array()) throw std::invalid_argument(at + ".numaAffinity: expected a list of node ids");
+      for (const json& n : affinity) {
+        if (!n.is_number_integer()) throw std::invalid_argument(at + ".numaAffinity: expected node ids (integers)");
+        nodes.push_back(n.get<int>());
+      }
+    }
+    std::sort(nodes.begin(), nodes.end());
+    nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
+    return nodes;
+  };
+  for_entries(root, "", blocks, s.entries);
+  return s;
+}
+
+std::map<std::string, std::string> parse_downward_api_file(const std::string& text) {
+  // The audit's JSON must hold every key and value, so bytes that are not UTF-8 make the file malformed.
+  if (std::optional<std::size_t> bad = hostpipe::invalid_utf8_at(text)) {
+    std::size_t line = 1 + static_cast<std::size_t>(std::count(text.begin(), text.begin() + static_cast<long>(*bad), '\n'));
+    throw std::invalid_argument(fmt::format("line {}: bytes that are not UTF-8", line));
+  }
+  std::map<std::string, std::string> out;
+  std::istringstream in(text);
+  std::size_t line_no = 0;
+  for (std::string line; std::getline(in, line);) {
+    ++line_no;
+    if (line.empty()) continue;
+    std::size_t eq = line.find('=');
+    if (eq == std::string::npos || eq == 0)
+      throw std::invalid_argument(fmt::format("line {}: expected key=\"value\"", line_no));
+    out[line.substr(0, eq)] = unquote(line.substr(eq + 1), line_no);
+  }
+  return out;
+}
+
+HamiAnnotations read_hami_annotations(const std::map<std::string, std::string>& a) {
+  HamiAnnotations h;
+  auto get = [&](const char* key) {
+    auto it = a.find(key);
+    return it == a.end() ? std::string() : it->second;
+  };
+  // "UUID,type,memory MiB,cores:" per device, ";" between containers (HAMi pkg/device/devices.go).
+  for (const std::string& container : split(get("hami.io/vgpu-devices-allocated"), ';')) {
+    std::vector<std::string> uuids;
+    for (const std::string& device : split(container, ':')) uuids.push_back(split(device, ',').empty() ? "" : split(device, ',').front());
+    h.allocated.push_back(uuids);
+  }
+  h.use_uuids = split(get("nvidia.com/use-gpuuuid"), ',');
+  h.nouse_uuids = split(get("nvidia.com/nouse-gpuuuid"), ',');
+  std::string bind = get("nvidia.com/numa-bind");
+  if (bind == "true" || bind == "1" || bind == "True") h.numa_bind = true;
+  else if (bind == "false" || bind == "0" || bind == "False") h.numa_bind = false;
+  h.numa_alignment = get("hami.io/numa-alignment");
+  h.node = get("hami.io/vgpu-node");
+  h.bind_phase = get("hami.io/bind-phase");
+  return h;
+}
+
+ManagersReport read_managers(const ManagersOptions& opt, const AuditObservation& o) {
+  ManagersReport r;
+  r.cpu.file.path = opt.cpu_manager_state;
+  parse_into(r.cpu.file, read_manager_file(r.cpu.file, "--cpu-manager-state", opt, "give the kubelet's cpu_manager_state"),
+             [&](const std::string& t) { ManagerFile f = r.cpu.file; r.cpu = parse_cpu_manager_state(t); r.cpu.file = f; },
+             "the kubelet rewrites it at start; compare with /var/lib/kubelet/cpu_manager_state", r.warnings);
+  r.memory.file.path = opt.memory_manager_state;
+  parse_into(r.memory.file,
+             read_manager_file(r.memory.file, "--memory-manager-state", opt, "give the kubelet's memory_manager_state"),
+             [&](const std::string& t) { ManagerFile f = r.memory.file; r.memory = parse_memory_manager_state(t); r.memory.file = f; },
+             "the kubelet rewrites it at start; compare with /var/lib/kubelet/memory_manager_state", r.warnings);
+  {
+    ManagerFile kubelet{opt.kubelet_config, "absent", ""};
+    read_manager_file(kubelet, "--kubelet-config", opt, "give the kubelet's config.yaml");  // throws only if named and missing
+    r.kubelet = hostpipe::sysmetrics::read_kubelet_policies(opt.kubelet_config);
+    if (r.kubelet.status == "malformed" || r.kubelet.status == "unreadable")
+      r.warnings.push_back(one_line_message(opt.kubelet_config + ": " + r.kubelet.detail +
+                                            "; the Topology Manager policy is reported as unknown"));
+  }
+  r.pod.annotations_file.path = opt.annotations;
+  parse_into(r.pod.annotations_file,
+             read_manager_file(r.pod.annotations_file, "--annotations", opt, "give the downward API's annotations file"),
+             [&](const std::string& t) { r.pod.annotations = parse_downward_api_file(t); },
+             "mount metadata.annotations through a downwardAPI volume (scripts/k8s/audit-pod.yaml)", r.warnings);
+  r.pod.labels_file.path = opt.labels;
+  parse_into(r.pod.labels_file, read_manager_file(r.pod.labels_file, "--labels", opt, "give the downward API's labels file"),
+             [&](const std::string& t) { r.pod.labels = parse_downward_api_file(t); },
+             "mount metadata.labels through a downwardAPI volume (scripts/k8s/audit-pod.yaml)", r.warnings);
+  r.pod.name = env_or("", "POD_NAME");
+  r.pod.namespace_name = env_or("", "POD_NAMESPACE");
+  r.pod.uid = env_or(opt.pod_uid, "POD_UID");
+  if (r.pod.uid.empty()) r.pod.uid = uid_from_cgroup(hostpipe::proc_dir(o.pid, opt.proc_root));
+  r.pod.container = env_or(opt.container, "CONTAINER_NAME");
+  r.hami = read_hami_annotations(r.pod.annotations);
+  for (const char* key : {"scheduling.k8s.io/group-name", "scheduling.x-k8s.io/pod-group", "pod-group.scheduling.sigs.k8s.io"}) {
+    for (const auto* m : {&r.pod.annotations, &r.pod.labels}) {
+      auto it = m->find(key);
+      if (it != m->end() && r.pod_group.empty()) {
+        r.pod_group = it->second;
+        r.pod_group_key = key;
+      }
+    }
+  }
+  return r;
+}
+
+}  // namespace placebench::harness

@@ -1,0 +1,215 @@
+// `placebench audit` and `topo --expect` end to end: another process read from a fake /proc
+// (tests/fixtures/audit/proc) judged against the 2-node fixture topology gives each placement class and
+// its exit status; the managers' fixture files give the documented disagreements; malformed ones a
+// one-line warning while the audit still reports; bad input exits 2 with one line.
+#include <gtest/gtest.h>
+
+#include <sched.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <sstream>
+#include <nlohmann/json.hpp>
+
+#include "placebench/hostpipe/cpulist.h"
+#include "placebench/hostpipe/process_limits.h"
+#include "text_file.h"
+
+#include "fixtures.h"
+#include "run_command.h"
+
+using namespace placebench::testing;
+using nlohmann::json;
+
+namespace {
+
+const std::string kAudit = std::string(PLACEBENCH_SOURCE_DIR) + "/tests/fixtures/audit";
+
+std::vector<std::string> audit_argv(const std::vector<std::string>& extra) {
+  std::vector<std::string> argv = {placebench_binary(), "audit", "--json", "--proc-root", kAudit + "/proc",
+                                   "--topology", own_topology("2s2n-4gpu.xml")};
+  // Without a manager file named, none is read (the node's own /var/lib/kubelet stays out of the test).
+  bool names_one = std::any_of(extra.begin(), extra.end(), [](const std::string& a) {
+    return a == "--cpu-manager-state" || a == "--annotations";
+  });
+  if (!names_one) argv.push_back("--no-managers");
+  argv.insert(argv.end(), extra.begin(), extra.end());
+  return argv;
+}
+
+struct Audit {
+  CommandResult result;
+  json report;
+};
+
+Audit audit(const std::vector<std::string>& extra) {
+  Audit a{run_command(audit_argv(extra)), {}};
+  a.report = json::parse(a.result.out, nullptr, false);
+  return a;
+}
+
+std::string placement_of(const json& report, const std::string& label) {
+  for (const json& p : report["placements"])
+    if (p["label"] == label) return p["placement"];
+  return "(none)";
+}
+
+TEST(AuditCli, RemoteProcessOnTheOtherNode) {
+  Audit a = audit({"--pid", "4242"});
+  ASSERT_FALSE(a.report.is_discarded()) << a.result.err << a.result.out;
+  EXPECT_EQ(a.result.exit_code, 1) << a.result.err;
+  EXPECT_EQ(a.report["schema_version"], 1);
+  EXPECT_TRUE(a.report.contains("host") && a.report.contains("generated_at") && a.report.contains("placebench_version"));
+  EXPECT_EQ(placement_of(a.report, "GPU 0"), "remote");
+  EXPECT_EQ(placement_of(a.report, "GPU 2"), "local");
+  EXPECT_EQ(a.report["process"]["threads"].size(), 2u);
+  EXPECT_EQ(a.report["process"]["threads"][1]["name"], "pt_data_worker");
+  EXPECT_EQ(a.report["memory"]["pages"]["1"], 2048);  // anonymous pages only
+  EXPECT_EQ(a.report["placements"][0]["cpu_share_pct"], 0.0);
+}
+
+TEST(AuditCli, DeviceNodeGivesExitZeroWhenLocal) {
+  Audit a = audit({"--pid", "4242", "--device", "1"});
+  EXPECT_EQ(a.result.exit_code, 0) << a.result.err << a.result.out;
+  EXPECT_EQ(placement_of(a.report, "device on node 1"), "local");
+  EXPECT_EQ(a.report["all_local"], true);
+}
+
+TEST(AuditCli, SplitAndSpanning) {
+  Audit split = audit({"--pid", "4243", "--device", "0"});
+  EXPECT_EQ(split.result.exit_code, 1);
+  EXPECT_EQ(placement_of(split.report, "device on node 0"), "split") << split.result.out;
+  EXPECT_EQ(split.report["memory"]["policy"], "bind:1");
+  Audit spanning = audit({"--pid", "4244", "--device", "0"});
+  EXPECT_EQ(placement_of(spanning.report, "device on node 0"), "spanning") << spanning.result.out;
+  EXPECT_EQ(spanning.report["placements"][0]["page_share_pct"], 50.0);
+}
+
+TEST(AuditCli, ManagersDisagreementsFromFixtures) {
+  std::vector<std::string> args = {"--pid", "4242", "--device", "1",
+                                   "--cpu-manager-state", kAudit + "/kubelet/cpu_manager_state",
+                                   "--memory-manager-state", kAudit + "/kubelet/memory_manager_state",
+                                   "--kubelet-config", kAudit + "/kubelet/config.yaml",
+                                   "--annotations", kAudit + "/podinfo/annotations",
+                                   "--labels", kAudit + "/podinfo/labels",
+                                   "--container", "trainer"};
+  Audit a = audit(args);
+  ASSERT_FALSE(a.report.is_discarded()) << a.result.err;
+  EXPECT_EQ(a.result.exit_code, 1);  // local to node 1, but the managers disagree
+  EXPECT_EQ(a.report["managers"]["pod"]["uid"], "6f1c2d3e-aaaa-bbbb-cccc-0123456789ab");  // from the cgroup path
+  EXPECT_EQ(a.report["managers"]["pod"]["group"], "train-job-pg");
+  std::string all = a.report["disagreements"].dump();
+  EXPECT_NE(all.find("GPU-bbbbbbbb-1111-2222-3333-444444444444 is visible (NVIDIA_VISIBLE_DEVICES)"), std::string::npos) << all;
+  EXPECT_NE(all.find("CPUs 4-7 are allowed but the CPU manager did not assign them"), std::string::npos) << all;
+  EXPECT_NE(all.find("memory nodes 1 are allowed but the memory manager assigned 0"), std::string::npos) << all;
+}
+
+TEST(AuditCli, MalformedManagerFileWarnsAndTheAuditStillReports) {
+  Audit a = audit({"--pid", "4242", "--device", "1", "--cpu-manager-state", kAudit + "/kubelet/cpu_manager_state.truncated"});
+  EXPECT_EQ(a.result.exit_code, 0) << a.result.err;
+  EXPECT_EQ(placement_of(a.report, "device on node 1"), "local");
+  EXPECT_EQ(a.report["managers"]["cpu_manager"]["file"]["status"], "malformed");
+  EXPECT_NE(a.result.err.find("placebench: warning: " + kAudit + "/kubelet/cpu_manager_state.truncated: line 1, column"),
+            std::string::npos) << a.result.err;
+  EXPECT_EQ(std::count(a.result.err.begin(), a.result.err.end(), '\n'), 1) << a.result.err;
+}
+
+TEST(AuditCli, BadInputIsOneLineAndExitTwo) {
+  for (const auto& extra : std::vector<std::vector<std::string>>{{"--pid", "999999"},
+                                                                  {"--pid", "4242", "--device", "5"},
+                                                                  {"--pid", "4242", "--device", "x"},
+                                                                  {"--pid", "4242", "--annotations", kAudit + "/nope"}}) {
+    CommandResult r = run_command(audit_argv(extra));
+    EXPECT_EQ(r.exit_code, 2) << extra[1] << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_EQ(r.err.rfind("placebench: ", 0), 0u) << r.err;
+  }
+}
+
+TEST(AuditCli, ThisProcessLiveAgainstANode) {
+  CommandResult r = run_command({placebench_binary(), "audit", "--device", "0", "--no-managers"});
+  ASSERT_TRUE(r.exit_code == 0 || r.exit_code == 1) << r.err;
+  EXPECT_NE(r.out.find("device on node 0"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("probe buffer of 4194304 bytes"), std::string::npos) << r.out;
+}
+
+// A process on another CPU beside a run (PLACEBENCH_WATCH_PIDS): every trial of the pinned arm records
+// its thread and is flagged; the unpinned arm's trials are not watched.
+TEST(LateThreadsCli, AWatchedProcessOutsideTheArmFlagsItsTrials) {
+  std::vector<int> allowed = placebench::hostpipe::current_thread_affinity();
+  if (allowed.size() < 2) GTEST_SKIP() << "needs two allowed CPUs";
+  const int other_cpu = allowed.back();
+  pid_t child = fork();
+  if (child == 0) {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(static_cast<unsigned>(other_cpu), &set);
+    sched_setaffinity(0, sizeof set, &set);
+    execlp("sleep", "sleep", "60", static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  ASSERT_GT(child, 0);
+  std::string out = ::testing::TempDir() + "/late-threads-run";
+  std::filesystem::remove_all(out);
+  CommandResult r = run_command({placebench_binary(), "run", "--config", std::string(PLACEBENCH_SOURCE_DIR) + "/tests/fixtures/configs/tiny.yaml",
+                                 "--out", out}, 120, {"PLACEBENCH_WATCH_PIDS=" + std::to_string(child)});
+  kill(child, SIGKILL);
+  waitpid(child, nullptr, 0);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::istringstream lines(read_text_file(out + "/trials.jsonl"));
+  int local = 0;
+  for (std::string line; std::getline(lines, line);) {
+    json t = json::parse(line);
+    if (t["arm"] == "unpinned") {
+      EXPECT_FALSE(t["placement"].contains("threads"));
+      continue;
+    }
+    std::vector<int> arm = placebench::hostpipe::parse_cpulist(t["placement"]["threads"]["cpus"].get<std::string>());
+    if (std::find(arm.begin(), arm.end(), other_cpu) != arm.end()) GTEST_SKIP() << "the local arm holds every CPU here";
+    ++local;
+    const json& outside = t["placement"]["threads"]["outside"];
+    ASSERT_EQ(outside.size(), 1u) << t["placement"].dump();
+    EXPECT_EQ(outside[0]["pid"], child);
+    EXPECT_EQ(outside[0]["name"], "sleep");
+    ASSERT_EQ(t["flags"].size(), 1u) << t["flags"].dump();
+    EXPECT_EQ(t["flags"][0].get<std::string>().rfind("late_threads: 1 thread(s) outside the arm's CPUs", 0), 0u) << t["flags"];
+  }
+  EXPECT_GE(local, 3);
+  EXPECT_NE(r.out.find("flagged"), std::string::npos) << r.out;
+}
+
+TEST(TopoExpectCli, IdenticalMatches) {
+  for (const std::string& expected : {own_topology("2s2n-4gpu.xml"), std::string(PLACEBENCH_SOURCE_DIR) + "/tests/golden/topo-2s2n-4gpu.json"}) {
+    CommandResult r = run_command({placebench_binary(), "topo", "--topology", own_topology("2s2n-4gpu.xml"), "--expect", expected});
+    EXPECT_EQ(r.exit_code, 0) << expected << r.out << r.err;
+    EXPECT_NE(r.out.find("topology matches"), std::string::npos) << r.out;
+  }
+}
+
+TEST(TopoExpectCli, SwappedGpuNodesAndAMissingGpuAreNamed) {
+  CommandResult swapped = run_command({placebench_binary(), "topo", "--topology", own_topology("2s2n-4gpu.xml"), "--expect",
+                                       kAudit + "/expect/2s2n-4gpu-swapped.json"});
+  EXPECT_EQ(swapped.exit_code, 1) << swapped.err;
+  EXPECT_NE(swapped.out.find("GPU 0000:17:00.0: NUMA node expected 1, found 0"), std::string::npos) << swapped.out;
+  EXPECT_NE(swapped.out.find("GPU 0000:b1:00.0: NUMA node expected 0, found 1"), std::string::npos) << swapped.out;
+  CommandResult missing = run_command({placebench_binary(), "topo", "--json", "--topology",
+                                       kAudit + "/expect/2s2n-4gpu-missing-gpu1.xml", "--expect", own_topology("2s2n-4gpu.xml")});
+  EXPECT_EQ(missing.exit_code, 1) << missing.err;
+  json j = json::parse(missing.out, nullptr, false);
+  ASSERT_FALSE(j.is_discarded()) << missing.out;
+  EXPECT_EQ(j["matches"], false);
+  EXPECT_EQ(j["differences"], json::array({"GPU 0000:31:00.0 (expected on NUMA node 0): missing"}));
+  EXPECT_TRUE(j.contains("generated_at"));
+}
+
+TEST(TopoExpectCli, ExpectedFileThatIsNeitherIsBadInput) {
+  CommandResult r = run_command({placebench_binary(), "topo", "--topology", own_topology("2s2n-4gpu.xml"), "--expect",
+                                 kAudit + "/podinfo/labels"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("neither hwloc XML nor JSON"), std::string::npos) << r.err;
+}
+
+}  // namespace
