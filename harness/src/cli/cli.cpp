@@ -39,6 +39,8 @@ int run_cli(int argc, char** argv) {
   add_decide_command(app, action);
   add_cost_command(app, action);
   add_feasible_command(app, action);
+  add_admission_command(app, action);
+  add_queue_command(app, action);
 
   try {
     app.parse(argc, argv);
