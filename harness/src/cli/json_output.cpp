@@ -16,6 +16,9 @@ void refuse_existing_out(const std::string& out) {
   std::error_code ec;
   if (!out.empty() && std::filesystem::exists(out, ec))
     throw InputError(fmt::format("--out {}: already exists; give a new file name (a recorded file is never overwritten)", out));
+  std::filesystem::path parent = std::filesystem::path(out).parent_path();
+  if (!out.empty() && !parent.empty() && !std::filesystem::is_directory(parent, ec))
+    throw InputError(fmt::format("--out {}: {} is not a directory; create it or name another file", out, parent.string()));
 }
 
 int emit_report(nlohmann::json j, const std::string& table, bool as_json, const std::string& out) {
