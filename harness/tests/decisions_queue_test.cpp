@@ -119,6 +119,15 @@ classes:
   EXPECT_GT(on.completed_gpu_h, 0.0);
 }
 
+TEST(QueueReplay, RefusesAReplayTooLargeToFinish) {
+  JobMix mix = parse_job_mix(kPairs, "pairs.yaml");
+  mix.classes[0].arrivals_per_hour = 1000;
+  mix.horizon_s = 100 * 3600.0;
+  ClusterInventory big;
+  for (int i = 0; i < 20000; ++i) big.nodes.push_back({"n" + std::to_string(i), {{0, 8, 8, 64, 64, std::nullopt, std::nullopt}}});
+  EXPECT_THROW(replay_queue(big, mix, all_combinations()), InputError);
+}
+
 TEST(QueueMix, BadMixesNameTheLineAndKey) {
   struct Case {
     const char* text;
@@ -154,4 +163,10 @@ TEST(QueueDecide, ReadsEachPolicysQueueTime) {
   EXPECT_EQ(q[2], cls(combo(r, Policy::kAny, true, GpuChoice::kSpread), "pair-training").queue_p90_s);
   EXPECT_THROW(queue_times_from_replay(j, "replay.json", "nope", true, GpuChoice::kSpread, "mean"), InputError);
   EXPECT_THROW(queue_times_from_replay(nlohmann::json::object(), "replay.json", "", true, GpuChoice::kSpread, "mean"), InputError);
+  auto damaged = j;
+  damaged["combinations"][0]["gang"] = "yes";  // a wrong type is bad input, not a crash
+  EXPECT_THROW(queue_times_from_replay(damaged, "replay.json", "", true, GpuChoice::kBinpack, "mean"), InputError);
+  damaged = j;
+  damaged["combinations"][0]["classes"][0]["name"] = 5;
+  EXPECT_THROW(queue_times_from_replay(damaged, "replay.json", "", true, GpuChoice::kBinpack, "mean"), InputError);
 }

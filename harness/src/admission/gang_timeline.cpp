@@ -33,7 +33,8 @@ GangTimeline read_gang_timeline(const std::string& path) {
     t.host = r["host"].get<std::string>();
     const nlohmann::json* chosen = nullptr;
     for (const auto& a : r["attempts"])
-      if (a.is_object() && (!completed || a.value("attempt", -1) == *completed)) chosen = &a;
+      if (a.is_object() && (!completed || (a.contains("attempt") && a["attempt"].is_number_integer() && a["attempt"].get<int>() == *completed)))
+        chosen = &a;
     if (chosen) {
       t.ready = opt(*chosen, "ready_s");
       t.joined = opt(*chosen, "joined_s");

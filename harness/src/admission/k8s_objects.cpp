@@ -26,6 +26,12 @@ const char* const kGroupLabels[] = {"scheduling.x-k8s.io/pod-group", "pod-group.
 const char* const kJobLabels[] = {"volcano.sh/job-name", "batch.kubernetes.io/job-name", "job-name",
                                   "training.kubeflow.org/job-name"};
 
+// A string member, "" when absent or not a string (json::value would throw on another type).
+std::string str_of(const json& j, const char* key) {
+  if (!j.is_object() || !j.contains(key) || !j[key].is_string()) return "";
+  return j[key].get<std::string>();
+}
+
 class ObjectReader {
  public:
   ObjectReader(std::string file, std::size_t index, const json& item) : file_(std::move(file)), item_(item) {
@@ -79,19 +85,27 @@ class ObjectReader {
     if (q.is_number()) return q.get<double>();
     if (!q.is_string()) fail(fmt::format("{} is not a quantity", name));
     const std::string s = q.get<std::string>();
-    static const std::regex re(R"(^([0-9]+(\.[0-9]+)?)(m|k|M|G|Ki|Mi|Gi)?$)");
-    std::smatch m;
-    if (!std::regex_match(s, m, re)) fail(fmt::format("{} '{}' is not a quantity (2, 100m, 16Gi)", name, s));
-    double v = std::stod(m[1].str());
-    const std::string suffix = m[3].str();
-    if (suffix == "m") v /= 1000;
-    else if (suffix == "k") v *= 1e3;
-    else if (suffix == "M") v *= 1e6;
-    else if (suffix == "G") v *= 1e9;
-    else if (suffix == "Ki") v *= 1024;
-    else if (suffix == "Mi") v *= 1024.0 * 1024;
-    else if (suffix == "Gi") v *= 1024.0 * 1024 * 1024;
-    return v;
+    std::size_t i = 0;
+    double v = 0, scale = 1;
+    bool dot = false, any = false;
+    for (; i < s.size() && i < 40; ++i) {
+      if (s[i] == '.' && !dot) {
+        dot = true;
+      } else if (s[i] >= '0' && s[i] <= '9') {
+        any = true;
+        if (dot) scale /= 10;
+        v = v * 10 + (s[i] - '0');
+      } else {
+        break;
+      }
+    }
+    static const std::pair<const char*, double> kSuffixes[] = {
+        {"", 1}, {"m", 1e-3}, {"k", 1e3}, {"M", 1e6}, {"G", 1e9}, {"T", 1e12}, {"Ki", 1024.0}, {"Mi", 1048576.0},
+        {"Gi", 1073741824.0}, {"Ti", 1099511627776.0}};
+    const std::string suffix = s.substr(i);
+    for (const auto& [text, factor] : kSuffixes)
+      if (any && suffix == text) return v * scale * factor;
+    fail(fmt::format("{} '{}' is not a quantity (2, 100m, 16Gi)", name, s.size() > 40 ? s.substr(0, 40) + "..." : s));
   }
 
   const json& item() const { return item_; }
@@ -239,7 +253,8 @@ PodGroupRecord read_podgroup(const ObjectReader& r, const std::string& api, doub
   g.api = api;
   g.created = r.time({"metadata", "creationTimestamp"}, "metadata.creationTimestamp");
   if (const json* m = r.at({"spec", "minMember"})) {
-    if (!m->is_number_integer() || m->get<int>() < 0) r.fail("spec.minMember is not a whole number >= 0");
+    if (!m->is_number_integer() || m->get<long long>() < 0 || m->get<long long>() > 1'000'000)
+      r.fail("spec.minMember is not a whole number from 0 to 1000000");
     g.min_member = m->get<int>();
   }
   std::string phase = r.text({"status", "phase"});
@@ -282,13 +297,14 @@ const json& items_of(const json& root, const std::string& file) {
 }
 
 // The latest time any object in the file mentions (the snapshot time of a file without one in its name).
-void latest_time(const json& j, double& latest) {
+void latest_time(const json& j, double& latest, int depth = 0) {
+  if (depth > 32) return;
   if (j.is_string()) {
     const std::string& s = j.get_ref<const std::string&>();
     if (s.size() >= 20 && s.size() <= 40 && s[4] == '-' && s[10] == 'T')
       if (auto t = parse_rfc3339(s)) latest = std::max(latest, *t);
   } else if (j.is_structured()) {
-    for (const auto& v : j) latest_time(v, latest);
+    for (const auto& v : j) latest_time(v, latest, depth + 1);
   }
 }
 
@@ -349,14 +365,25 @@ void merge_podgroup(ClusterRecords& records, PodGroupRecord g) {
     if (old->phases.empty() || old->phases.back().phase != ch.phase) old->phases.push_back(ch);
 }
 
+void add_items_checked(ClusterRecords& records, const json& root, const std::string& file, double time, int& pods_seen);
+
+// Every field is type-checked where it is read; a json type error that slips past is still bad input.
 void add_items(ClusterRecords& records, const json& root, const std::string& file, double time, int& pods_seen) {
+  try {
+    add_items_checked(records, root, file, time, pods_seen);
+  } catch (const json::exception& e) {
+    throw InputError(fmt::format("{}: a field of the wrong type ({}); {}", file, e.what(), kFix));
+  }
+}
+
+void add_items_checked(ClusterRecords& records, const json& root, const std::string& file, double time, int& pods_seen) {
   const json& items = root.contains("items") ? items_of(root, file) : root;
   auto add_one = [&](const json& item, std::size_t i) {
     ObjectReader r(file, i, item);
     if (!item.is_object()) r.fail("not an object");
     std::string kind = r.text({"kind"}), api = r.text({"apiVersion"});
     if (kind.empty()) {  // kubectl get pods -o json: a PodList's items carry no kind
-      std::string list_kind = root.is_object() && root.contains("kind") && root["kind"].is_string() ? root["kind"].get<std::string>() : "";
+      std::string list_kind = str_of(root, "kind");
       if (list_kind.size() > 4 && list_kind.substr(list_kind.size() - 4) == "List") kind = list_kind.substr(0, list_kind.size() - 4);
     }
     if (kind == "Pod") {
@@ -365,7 +392,7 @@ void add_items(ClusterRecords& records, const json& root, const std::string& fil
     } else if (kind == "Event") {
       merge_event(records, read_event(r));
     } else if (kind == "PodGroup") {
-      if (api.empty()) api = root.value("apiVersion", "");
+      if (api.empty()) api = str_of(root, "apiVersion");
       if (api != "scheduling.volcano.sh/v1beta1" && api != "scheduling.x-k8s.io/v1alpha1")
         records.warnings.push_back(fmt::format("{}: {}: PodGroup of apiVersion '{}' read as Volcano's or scheduler-plugins'", file, r.where(), api));
       merge_podgroup(records, read_podgroup(r, api, time));
@@ -390,11 +417,11 @@ FileItems load_file(const std::string& path) {
   if (!f.root.is_object() || (!f.root.contains("items") && !f.root.contains("kind")))
     throw InputError(fmt::format("{}: not a kubectl List (expected {{\"kind\": \"List\", \"items\": [...]}}); {}", path, kFix));
   if (f.root.contains("items")) items_of(f.root, path);
-  std::string kind = f.root.value("kind", "");
+  std::string kind = str_of(f.root, "kind");
   f.lists_pods = kind == "PodList" || fs::path(path).filename().string().find("pods") != std::string::npos;
   if (f.root.contains("items"))
     for (const auto& it : f.root["items"])
-      if (it.is_object() && it.value("kind", "") == "Pod") f.lists_pods = true;
+      if (str_of(it, "kind") == "Pod") f.lists_pods = true;
   f.name_time = time_from_name(path);
   if (!f.name_time) {
     double latest = 0;

@@ -8,8 +8,10 @@
 
 namespace placebench::harness::decisions {
 
-std::array<double, 3> queue_times_from_replay(const nlohmann::json& replay, const std::string& file, const std::string& class_name,
-                                              bool gang, GpuChoice choice, const std::string& stat) {
+namespace {
+
+std::array<double, 3> queue_times_checked(const nlohmann::json& replay, const std::string& file, const std::string& class_name,
+                                          bool gang, GpuChoice choice, const std::string& stat) {
   const std::string fix = "give the JSON that `placebench queue --json` printed";
   if (!replay.is_object() || replay.value("kind", "") != "queue-replay" || !replay.contains("combinations") ||
       !replay["combinations"].is_array())
@@ -52,6 +54,17 @@ std::array<double, 3> queue_times_from_replay(const nlohmann::json& replay, cons
       throw InputError(fmt::format("--queue-from {}: no {} combination with gang {} and {}; replay every combination", file,
                                    policy_name(kPolicies[i]), gang ? "on" : "off", choice_name));
   return q;
+}
+
+}  // namespace
+
+std::array<double, 3> queue_times_from_replay(const nlohmann::json& replay, const std::string& file, const std::string& class_name,
+                                              bool gang, GpuChoice choice, const std::string& stat) {
+  try {
+    return queue_times_checked(replay, file, class_name, gang, choice, stat);
+  } catch (const nlohmann::json::exception& e) {
+    throw InputError(fmt::format("--queue-from {}: a field of the wrong type ({}); write it again with placebench queue --json", file, e.what()));
+  }
 }
 
 std::array<double, 3> load_queue_times(const std::string& file, const std::string& class_name, bool gang, GpuChoice choice,

@@ -1,18 +1,24 @@
 // The queue replay: arrivals drawn once from the mix's seed (the same jobs for every combination), then an
 // event loop (arrival, completion, scheduling pass in arrival order with backfill) per combination.
 // Placement rules, the gang and no-gang modes and every figure: docs/queue-replay.md.
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
+#include <deque>
 #include <map>
 #include <optional>
 #include <queue>
 #include <random>
 
 #include "placebench/harness/decisions/queue_replay.h"
+#include "placebench/harness/errors.h"
 #include "placebench/stats/quantile.h"
 
 namespace placebench::harness::decisions {
 namespace {
+
+constexpr double kMaxReplayWork = 2e10;
 
 struct Numa {
   int free_gpus = 0, free_cpus = 0;
@@ -122,18 +128,14 @@ void apply(State& s, const WorkerPlacement& p, int sign) {
   }
 }
 
-// Cluster fragmentation now (Weng et al.): over hosts, the expected free GPUs the typical worker cannot use;
-// a worker "fits" a host as the policy would place it (strict: on one NUMA node).
-double fragmentation(const State& s, const JobMix& mix, const Combination& c, std::vector<TaskShape>& shapes) {
-  double total = 0;
-  for (const auto& host : s) {
-    std::vector<double> free_per_gpu(static_cast<std::size_t>(host_free_gpus(host)), 1.0);
-    std::vector<bool> fits;
-    State one{host};
-    for (const auto& w : mix.classes) fits.push_back(static_cast<bool>(place(one, w, c)));
-    total += expected_fragment(free_per_gpu, shapes, fits);
-  }
-  return total;
+// One host's fragmentation now (Weng et al.): the expected free GPUs the typical worker cannot use there; a
+// worker "fits" as the policy would place it (strict: on one NUMA node). The cluster's is the sum over hosts.
+double host_fragmentation(const Host& host, const JobMix& mix, const Combination& c, const std::vector<TaskShape>& shapes) {
+  std::vector<double> free_per_gpu(static_cast<std::size_t>(host_free_gpus(host)), 1.0);
+  std::vector<bool> fits;
+  State one{host};
+  for (const auto& w : mix.classes) fits.push_back(static_cast<bool>(place(one, w, c)));
+  return expected_fragment(free_per_gpu, shapes, fits);
 }
 
 std::vector<Job> draw_arrivals(const JobMix& mix) {
@@ -154,17 +156,50 @@ std::vector<Job> draw_arrivals(const JobMix& mix) {
   return jobs;
 }
 
+// Starts the head job of class k if it can start now (gang: all workers at once; no gang: as many workers as fit,
+// held); returns whether it started. `touched` collects the hosts whose free capacity changed.
+bool try_start(State& s, Job& j, const WorkloadClass& w, const Combination& c, double t, std::vector<bool>& touched) {
+  if (c.gang) {
+    State trial = s;
+    std::vector<WorkerPlacement> ps;
+    while (static_cast<int>(ps.size()) < w.workers) {
+      auto p = place(trial, w, c);
+      if (!p) return false;
+      apply(trial, *p, +1);
+      ps.push_back(*p);
+    }
+    s = std::move(trial);
+    j.placed = std::move(ps);
+    j.placed_at.assign(j.placed.size(), t);
+  } else {
+    while (static_cast<int>(j.placed.size()) < w.workers) {
+      auto p = place(s, w, c);
+      if (!p) break;
+      apply(s, *p, +1);
+      j.placed.push_back(*p);
+      j.placed_at.push_back(t);
+    }
+  }
+  for (const auto& p : j.placed) touched[p.host] = true;
+  return static_cast<int>(j.placed.size()) == w.workers;
+}
+
 ReplayOutcome replay_one(const State& initial, const JobMix& mix, std::vector<Job> jobs, const Combination& c) {
   State s = initial;
   std::vector<TaskShape> shapes;
   for (const auto& w : mix.classes) shapes.push_back({static_cast<double>(w.gpus_per_worker), w.arrivals_per_hour});
   using Done = std::pair<double, std::size_t>;
   std::priority_queue<Done, std::vector<Done>, std::greater<>> running;
-  std::vector<std::size_t> queue;
+  // One FIFO per class: a pass takes the earliest-arrived head among the classes not yet blocked in it, which is
+  // arrival order with backfill (a class that cannot start its head cannot start a later job of it this pass).
+  std::vector<std::deque<std::size_t>> queues(mix.classes.size());
   std::size_t next = 0;
   const double limit = mix.horizon_s + mix.drain_s;
   double now = 0, frag_integral = 0, free_integral = 0;
-  double frag_now = fragmentation(s, mix, c, shapes);
+  std::vector<double> host_frag(s.size());
+  for (std::size_t h = 0; h < s.size(); ++h) host_frag[h] = host_fragmentation(s[h], mix, c, shapes);
+  double frag_now = 0;
+  for (double f : host_frag) frag_now += f;
   int free_now = 0;
   for (const auto& h : s) free_now += host_free_gpus(h);
   ReplayOutcome out;
@@ -178,55 +213,45 @@ ReplayOutcome replay_one(const State& initial, const JobMix& mix, std::vector<Jo
       free_integral += free_now * (span_end - now);
     }
     now = t;
+    std::vector<bool> touched(s.size(), false);
     while (!running.empty() && running.top().first <= t) {
       Job& j = jobs[running.top().second];
-      for (const auto& p : j.placed) apply(s, p, -1);
+      for (const auto& p : j.placed) {
+        apply(s, p, -1);
+        touched[p.host] = true;
+      }
       running.pop();
     }
-    while (next < jobs.size() && jobs[next].arrival <= t) queue.push_back(next++);
-    // One pass in arrival order; once a class fails, later jobs of it fail too (capacity only shrinks in a pass).
+    while (next < jobs.size() && jobs[next].arrival <= t) {
+      queues[jobs[next].cls].push_back(next);
+      ++next;
+    }
     std::vector<bool> blocked(mix.classes.size(), false);
-    std::vector<std::size_t> still;
-    for (std::size_t id : queue) {
+    for (;;) {
+      std::size_t k = queues.size();
+      for (std::size_t i = 0; i < queues.size(); ++i)
+        if (!blocked[i] && !queues[i].empty() && (k == queues.size() || jobs[queues[i].front()].arrival < jobs[queues[k].front()].arrival))
+          k = i;
+      if (k == queues.size()) break;
+      std::size_t id = queues[k].front();
       Job& j = jobs[id];
       const WorkloadClass& w = mix.classes[j.cls];
-      if (!blocked[j.cls]) {
-        if (c.gang) {
-          State trial = s;
-          std::vector<WorkerPlacement> ps;
-          while (static_cast<int>(ps.size()) < w.workers) {
-            auto p = place(trial, w, c);
-            if (!p) break;
-            apply(trial, *p, +1);
-            ps.push_back(*p);
-          }
-          if (static_cast<int>(ps.size()) == w.workers) {
-            s = std::move(trial);
-            j.placed = std::move(ps);
-            j.placed_at.assign(j.placed.size(), t);
-          }
-        } else {
-          while (static_cast<int>(j.placed.size()) < w.workers) {
-            auto p = place(s, w, c);
-            if (!p) break;
-            apply(s, *p, +1);
-            j.placed.push_back(*p);
-            j.placed_at.push_back(t);
-          }
-        }
-        if (static_cast<int>(j.placed.size()) < w.workers) blocked[j.cls] = true;
+      if (!try_start(s, j, w, c, t, touched)) {
+        blocked[k] = true;
+        continue;
       }
-      if (static_cast<int>(j.placed.size()) == w.workers) {
-        j.start = t;
-        j.remote = std::any_of(j.placed.begin(), j.placed.end(), [](const WorkerPlacement& p) { return !p.local; });
-        j.end = t + (j.remote ? w.duration_remote_s : w.duration_s);
-        running.emplace(*j.end, id);
-      } else {
-        still.push_back(id);
-      }
+      j.start = t;
+      j.remote = std::any_of(j.placed.begin(), j.placed.end(), [](const WorkerPlacement& p) { return !p.local; });
+      j.end = t + (j.remote ? w.duration_remote_s : w.duration_s);
+      running.emplace(*j.end, id);
+      queues[k].pop_front();
     }
-    queue = std::move(still);
-    frag_now = fragmentation(s, mix, c, shapes);
+    for (std::size_t h = 0; h < s.size(); ++h)
+      if (touched[h]) {
+        frag_now -= host_frag[h];
+        host_frag[h] = host_fragmentation(s[h], mix, c, shapes);
+        frag_now += host_frag[h];
+      }
     free_now = 0;
     for (const auto& h : s) free_now += host_free_gpus(h);
   }
@@ -308,6 +333,13 @@ QueueReplay replay_queue(const ClusterInventory& inventory, const JobMix& mix, c
   }
   std::vector<Job> jobs = draw_arrivals(mix);
   r.jobs = static_cast<int>(jobs.size());
+  // Each placement scans every host: bound the work so that a replay ends in minutes, not days.
+  double workers = 0;
+  for (const auto& j : jobs) workers += mix.classes[j.cls].workers;
+  if (workers * static_cast<double>(initial.size()) * static_cast<double>(combinations.size()) > kMaxReplayWork)
+    throw InputError(fmt::format("{}: {} workers on {} hosts is more than one replay takes (workers x hosts x 12 combinations at most "
+                                 "{:g}); shorten the horizon, lower the rates or replay a part of the cluster",
+                                 mix.file, workers, initial.size(), kMaxReplayWork));
   for (const auto& c : combinations) r.outcomes.push_back(replay_one(initial, mix, jobs, c));
   return r;
 }
