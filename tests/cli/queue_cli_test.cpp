@@ -76,13 +76,13 @@ TEST(QueueCli, BadInputIsOneLineAndExitTwo) {
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("article-cluster.yaml:"), std::string::npos) << r.err;
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
-  auto bad = run_pb({"decide", "--gpus", "2", "--exec-local", "60m", "--exec-remote", "72m", "--queue-from", fixture("job-mix.yaml")});
+  auto bad = run_pb({"decide", "--gpus", "2", "--exec-local", "60m", "--exec-remote", "72m", "--queue-from", std::string(PLACEBENCH_SOURCE_DIR) + "/configs/queue/job-mix.yaml"});
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_NE(bad.err.find("not JSON"), std::string::npos) << bad.err;
 }
 
 TEST(QueueCli, ExampleMixRunsOnTheArticleCluster) {
-  auto r = run_pb({"queue", "--inventory", fixture("article-cluster.yaml"), "--mix", std::string(PLACEBENCH_SOURCE_DIR) + "/configs/job-mix.yaml", "--json"});
+  auto r = run_pb({"queue", "--inventory", fixture("article-cluster.yaml"), "--mix", std::string(PLACEBENCH_SOURCE_DIR) + "/configs/queue/job-mix.yaml", "--json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   json j = json::parse(r.out);
   EXPECT_EQ(j["combinations"].size(), 12u);

@@ -87,7 +87,7 @@ JobMix parse_job_mix(const std::string& text, const std::string& file) {
 }
 
 JobMix load_job_mix(const std::string& file) {
-  return parse_job_mix(read_input_file(file, "give --mix a YAML job mix like configs/job-mix.yaml", kMaxConfigBytes), file);
+  return parse_job_mix(read_input_file(file, "give --mix a YAML job mix like configs/queue/job-mix.yaml", kMaxConfigBytes), file);
 }
 
 }  // namespace placebench::harness::decisions
