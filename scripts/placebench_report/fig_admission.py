@@ -50,7 +50,7 @@ def job_figure(job: dict, observed_until: float, name: str) -> str | None:
     zero = _t(job.get("first_created"))
     if not pods or zero is None:
         return None
-    fig, ax = figure(9, 1.4 + 0.36 * len(pods))
+    fig, ax = figure(9, 2.4 + 0.36 * len(pods))
     labelled = set()
     labels = {"pending": "pending (not bound)", "waiting": "bound, gang incomplete (stranded GPUs)",
               "starting": "bound, starting (image pull, start, rendezvous)", "running": "ready / working"}
@@ -69,16 +69,17 @@ def job_figure(job: dict, observed_until: float, name: str) -> str | None:
                              ("first_step_at", "first step", "-."), ("failure_at", "failure", "-"),
                              ("cleanup_done_at", "cleaned up", "-")):
         t = _t(job.get(key))
-        if t is not None:
-            ax.axvline(t - zero, color=STRANDED if key == "failure_at" else "black", linestyle=style, linewidth=1)
-            ax.text(t - zero, -0.7, " " + text, fontsize=7)
+        if t is not None:  # in the legend, not as text: the marks are often seconds apart
+            ax.axvline(t - zero, color=STRANDED if key in ("failure_at", "cleanup_done_at") else "black", linestyle=style,
+                       linewidth=1, label=f"{text} (+{t - zero:.0f} s)")
     ax.set_yticks(range(len(pods)), [f"{p.get('name')} ({num(p.get('gpus'))} GPU) {p.get('node') or '-'}" for p in pods])
-    ax.set_ylim(len(pods) - 0.3, -1.1)
+    ax.set_ylim(len(pods) - 0.4, -0.6)
     ax.set_xlim(0, xmax * 1.03 or 1)
     ax.set_xlabel("seconds since the job was created")
-    ax.set_title(f"Admission of {job.get('namespace')}/{job.get('group')} ({job.get('scheduler')}, gang of {job.get('min_member')}): "
+    ax.set_title(f"Admission of {job.get('namespace')}/{job.get('group')} ({job.get('scheduler')}, gang of {job.get('min_member')})\n"
                  f"stranded {job.get('stranded_gpu_s', 0) / 60:.1f} GPU-min, delay from {job.get('delay_stage') or '-'}")
-    ax.legend(fontsize=7, loc="lower right")
+    ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.28), ncol=3, frameon=False)
+    fig.tight_layout()
     ax.grid(axis="y", alpha=0)
     return to_img(fig, f"Admission Gantt chart of {job.get('group')} from {name}")
 
