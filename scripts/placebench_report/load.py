@@ -64,10 +64,12 @@ class Inputs:
     collective: list[Doc] = field(default_factory=list)
     gang: list[Doc] = field(default_factory=list)
     decide: list[Doc] = field(default_factory=list)
+    admission: list[Doc] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
 
     def empty(self) -> bool:
-        return not (self.runs or self.staging or self.pipeline or self.collective or self.gang or self.decide)
+        return not (self.runs or self.staging or self.pipeline or self.collective or self.gang or self.decide
+                    or self.admission)
 
 
 def check_schema(path: str, obj: object, required: bool = True, known: set[int] = FILE_SCHEMA_VERSIONS,
@@ -172,6 +174,8 @@ def classify(obj: object) -> str | None:
     """The kind of a JSON result, by the fields its documentation promises; None when unknown."""
     if not isinstance(obj, dict):
         return None
+    if obj.get("kind") == "admission" and isinstance(obj.get("jobs"), list):
+        return "admission"  # placebench admission --json (docs/admission.md)
     classes = obj.get("classes")
     if isinstance(classes, list) and "source" in obj and all(isinstance(c, dict) and "recommendation" in c for c in classes):
         return "decide"

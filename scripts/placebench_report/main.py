@@ -40,7 +40,7 @@ def output_problem(output: str, arg_inputs: Sequence[str], inputs: Inputs) -> st
     """Why writing `output` would lose something (one line), or None."""
     out = os.path.realpath(output)
     again = "; write the report elsewhere (e.g. -o report.html)"
-    sources = [*arg_inputs, *(d.path for kind in ("staging", "pipeline", "collective", "gang", "decide")
+    sources = [*arg_inputs, *(d.path for kind in ("staging", "pipeline", "collective", "gang", "decide", "admission")
                               for d in getattr(inputs, kind))]
     if any(os.path.realpath(p) == out for p in sources):
         return f"{output}: is one of the inputs{again}"

@@ -7,6 +7,7 @@ from typing import TypeVar
 
 from . import (
     context,
+    fig_admission,
     fig_collectives,
     fig_decisions,
     fig_forest,
@@ -136,7 +137,7 @@ def build_page(inputs: Inputs, title: str | None = None) -> str:
         img = drawn_from([os.path.join(r.path, "summary.json") for r in runs], fig_forest.forest_figure, runs)
         if img:
             add("forest-all", "Ratios of every run", img)
-    for kind in ("pipeline", "staging", "collective", "gang", "decide"):
+    for kind in ("pipeline", "staging", "collective", "gang", "decide", "admission"):
         docs = getattr(inputs, kind)
         if docs:
             drawn_from([d.path for d in docs], add_doc_sections, kind, docs, add)
@@ -183,6 +184,8 @@ def add_doc_sections(kind: str, docs: list[Doc], add: Callable[[str, str, str], 
         parts.append(note(f"Stranded GPU-seconds over these gang runs: {total:.2f} "
                           "(internal accounting; see placebench cost)."))
         add("gang", "Gang runs", "".join(parts))
+    elif kind == "admission":
+        add("admission", "Admission timelines", fig_admission.admission_section(docs))
     else:
         add("decisions", "Decisions", "".join(fig_decisions.decisions_section(d) for d in docs))
 

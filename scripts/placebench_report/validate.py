@@ -189,6 +189,13 @@ KINDS = {
         "schedule_start_s": Opt(NUMBER),
         "stranded_gpu_s": NUMBER,
     }),
+    "admission": Map({
+        "observed_until": Opt(STR),
+        "jobs": List(Map({
+            "first_created": Opt(STR), "full_gang_at": Opt(STR), "stranded_gpu_s": NUMBER,
+            "pods": List(Map({"created": Opt(STR), "scheduled": Opt(STR), "gpus": NUMBER})),
+        })),
+    }),
     "decide": Map({
         "classes": List(Map({
             "rationale": Opt(STR), "reason": Opt(STR), "settle": Opt(STR),

@@ -41,6 +41,8 @@ int run_cli(int argc, char** argv) {
   add_feasible_command(app, action);
   add_fleet_command(app, action);
   add_audit_command(app, action);
+  add_admission_command(app, action);
+  add_queue_command(app, action);
 
   try {
     app.parse(argc, argv);

@@ -9,6 +9,7 @@
 #include "placebench/harness/cli/options.h"
 #include "placebench/harness/decisions/decide_format.h"
 #include "placebench/harness/decisions/decide_input.h"
+#include "placebench/harness/decisions/queue_replay.h"
 #include "placebench/harness/errors.h"
 #include "placebench/harness/units.h"
 
@@ -22,6 +23,8 @@ struct DecideOptions {
   std::optional<int> gpus;
   std::optional<double> rate, p_remote_any, p_local_prefer;
   bool json = false;
+  // --queue-from: each policy's queue time from a `placebench queue` replay instead of --queue.
+  std::string queue_from, queue_class, queue_gang = "on", queue_choice = "binpack", queue_stat = "mean";
 };
 
 // Every what-if duration, as a decision block's: at most kSecondsPerYear (8760h).
@@ -60,7 +63,7 @@ double remote_pct(double remote_s, double local_s, const std::string& option, co
 
 DecideReport what_if(const DecideOptions& opt, const DecideOverrides& overrides) {
   const char* missing = !opt.gpus ? "--gpus" : opt.exec_local.empty() ? "--exec-local" : opt.exec_remote.empty() ? "--exec-remote"
-                        : opt.queue.empty() ? "--queue" : nullptr;
+                        : opt.queue.empty() && opt.queue_from.empty() ? "--queue" : nullptr;
   if (missing)
     throw InputError(fmt::format("placebench decide: {} is missing; give a run directory, or --gpus, --exec-local, "
                                  "--exec-remote and --queue for a what-if", missing));
@@ -68,7 +71,12 @@ DecideReport what_if(const DecideOptions& opt, const DecideOverrides& overrides)
   spec.job_length_s = what_if_duration(opt.exec_local, "--exec-local");
   if (spec.job_length_s <= 0) throw InputError("--exec-local: must be > 0");
   spec.gpus_per_job = *opt.gpus;
-  spec.queue_s = parse_queue(opt.queue);
+  if (!opt.queue.empty() && !opt.queue_from.empty())
+    throw InputError("placebench decide: give --queue or --queue-from, not both");
+  spec.queue_s = opt.queue_from.empty()
+                     ? parse_queue(opt.queue)
+                     : load_queue_times(opt.queue_from, opt.queue_class, opt.queue_gang == "on",
+                                        opt.queue_choice == "spread" ? GpuChoice::kSpread : GpuChoice::kBinpack, opt.queue_stat);
   double remote_s = what_if_duration(opt.exec_remote, "--exec-remote");
   RemoteRatio r;
   r.arm = overrides.any_arm.value_or("remote");
@@ -98,7 +106,7 @@ int run_decide_command(const DecideOptions& opt) {
   if (!opt.objective.empty()) overrides.objective = parse_objective(opt.objective, "--objective");
   if (!opt.any_arm.empty()) overrides.any_arm = opt.any_arm;
   bool what_if_given = opt.gpus || !opt.exec_local.empty() || !opt.exec_remote.empty() || !opt.queue.empty() ||
-                       !opt.exec_remote_ci.empty();
+                       !opt.exec_remote_ci.empty() || !opt.queue_from.empty();
   if (!opt.dir.empty() && what_if_given)
     throw InputError("placebench decide: give either a run directory or the what-if options (--gpus, --exec-local, "
                      "--exec-remote, --queue), not both");
@@ -121,6 +129,14 @@ void add_decide_command(CLI::App& app, CommandAction& action) {
   cmd->add_option("--exec-remote", opt->exec_remote, "What-if: execution time when placed remote")->type_name("TIME");
   cmd->add_option("--exec-remote-ci", opt->exec_remote_ci, "What-if: CI of the remote execution time")->type_name("LO,HI");
   cmd->add_option("--queue", opt->queue, "What-if: queue time under each policy")->type_name("strict=T,prefer=T,any=T");
+  cmd->add_option("--queue-from", opt->queue_from, "What-if: queue times from `placebench queue --json` (instead of --queue)")->type_name("FILE");
+  cmd->add_option("--queue-class", opt->queue_class, "The replay's class to take (needed when it has several)")->type_name("NAME");
+  cmd->add_option("--queue-gang", opt->queue_gang, "The replay's gang admission setting to take")->type_name("on|off")
+      ->check(CLI::IsMember({"on", "off"}))->default_val("on");
+  cmd->add_option("--queue-choice", opt->queue_choice, "The replay's node/GPU choice to take")->type_name("binpack|spread")
+      ->check(CLI::IsMember({"binpack", "spread"}))->default_val("binpack");
+  cmd->add_option("--queue-stat", opt->queue_stat, "The queue-age statistic to take")->type_name("mean|p50|p90|p99")
+      ->check(CLI::IsMember({"mean", "p50", "p90", "p99"}))->default_val("mean");
   cmd->add_option("--objective", opt->objective, "turnaround, efficiency, or a turnaround weight in [0, 1] (overrides the config)")
       ->type_name("turnaround|efficiency|W");
   cmd->add_option("--rate", opt->rate, "Cost per GPU-hour (overrides the config)")->type_name("R")->check(number_in(0, kMaxRatePerGpuHour, "NONNEGATIVE"));

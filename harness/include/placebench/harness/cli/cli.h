@@ -28,6 +28,8 @@ void add_cost_command(CLI::App& app, CommandAction& action);
 void add_feasible_command(CLI::App& app, CommandAction& action);
 void add_fleet_command(CLI::App& app, CommandAction& action);
 void add_audit_command(CLI::App& app, CommandAction& action);
+void add_admission_command(CLI::App& app, CommandAction& action);
+void add_queue_command(CLI::App& app, CommandAction& action);
 
 int run_cli(int argc, char** argv);
 
