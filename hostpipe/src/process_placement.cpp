@@ -75,11 +75,15 @@ NumaMaps parse_numa_maps(std::string_view text) {
     std::string address, policy;
     if (!(fields >> address >> policy)) continue;
     maps.policies[policy]++;
-    // Only mappings with anonymous pages (heap, stacks, buffers) count: shared file pages (libraries,
-    // page cache) lie wherever their first reader put them, not where this process placed anything.
+    // Only anonymous mappings (heap, stacks, buffers) count: pages of a file mapping lie wherever their
+    // first reader put them (page cache), and numa_maps' per-node counts of a file mapping with some
+    // private copies (a library's data) mix the two, so such a mapping does not count either.
     std::vector<std::string> rest;
     for (std::string f; fields >> f;) rest.push_back(f);
-    if (std::none_of(rest.begin(), rest.end(), [](const std::string& f) { return f.rfind("anon=", 0) == 0; })) continue;
+    auto has = [&](const char* prefix) {
+      return std::any_of(rest.begin(), rest.end(), [&](const std::string& f) { return f.rfind(prefix, 0) == 0; });
+    };
+    if (!has("anon=") || has("file=")) continue;
     for (const std::string& f : rest) {
       // N<node>=<pages>
       std::size_t eq = f.find('=');

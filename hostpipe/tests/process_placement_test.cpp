@@ -59,9 +59,11 @@ TEST(ProcessPlacement, NumaMapsGivesPoliciesAndPagesPerNode) {
       "7f00 default anon=3 dirty=3 N0=1 N1=2 kernelpagesize_kB=4\n"
       "7f10 bind:1 anon=5 N1=5 kernelpagesize_kB=4\n"
       "7f20 interleave:0-1 file=/lib/x.so N0=2 N1=2\n"
+      "7f30 default file=/lib/libc.so anon=1 dirty=1 N0=3 N1=1\n"
       "garbage\n");
-  EXPECT_EQ(m.policies, (std::map<std::string, std::size_t>{{"bind:1", 1}, {"default", 1}, {"interleave:0-1", 1}}));
-  EXPECT_EQ(m.pages, (std::map<int, std::size_t>{{0, 1}, {1, 7}}));  // the file-only mapping does not count
+  EXPECT_EQ(m.policies, (std::map<std::string, std::size_t>{{"bind:1", 1}, {"default", 2}, {"interleave:0-1", 1}}));
+  // Neither file mapping counts, not even the one with a private copy (its N0=3 are page cache).
+  EXPECT_EQ(m.pages, (std::map<int, std::size_t>{{0, 1}, {1, 7}}));
   EXPECT_EQ(read_numa_maps(4242, kAudit + "/proc").pages, (std::map<int, std::size_t>{{1, 2048}}));
   EXPECT_NE(read_numa_maps(999999, kAudit + "/proc").error, "");
 }

@@ -37,10 +37,21 @@ report spanning $? /root/spanning.json
 
 # 4. A process on node 1's CPU beside a run whose local arm is CPU 0: its thread is reported in the trial's
 #    placement record and flags the trial; --pid audits it as remote to node 0.
-taskset -c 1 sleep 300 &
+# Through sh: taskset execs sh while it may still run on CPU 0 (the pages of that exec land on node 0);
+# sh runs on CPU 1, so sleep's exec and every page of sleep are on node 1.
+taskset -c 1 sh -c 'exec sleep 300' &
 other=$!
+# taskset sets the affinity and then execs: wait (at most 5 s) until the process is sleep on CPU 1,
+# or the audit may read it in between, still on both CPUs.
+n=0
+until [ "$(cat /proc/$other/comm 2>/dev/null)" = sleep ] &&
+      grep -q '^Cpus_allowed_list:[[:space:]]*1$' /proc/$other/status 2>/dev/null; do
+    n=$((n + 1)); [ $n -gt 50 ] && { echo "CASE setup failed: sleep not on CPU 1 after 5 s"; break; }
+    sleep 0.1
+done
 "$pb" audit --pid $other --device 0 --no-managers --json >/root/pid.json 2>/root/pid.err
 report pid $? /root/pid.json
+tr -d "\n" </root/pid.json | grep -o "\"reasons\": *\[[^]]*\]" | head -n 3; echo
 PLACEBENCH_WATCH_PIDS=$other "$pb" run --config "$tiny" --out /root/run-late >/root/run.out 2>/root/run.err
 rc=$?
 local_flagged=$(grep '"arm":"local"' /root/run-late/trials.jsonl | grep -c 'late_threads: 1 thread')

@@ -14,7 +14,7 @@ inline nlohmann::json with_evidence(nlohmann::json object) {
   return object;
 }
 
-// InputError when --out names an existing path; checked before any work.
+// check_out_file (out_file.h) when --out is given: checked before any work.
 void refuse_existing_out(const std::string& out);
 
 // Stamps `j`, writes it to `out` (if given), then prints the JSON (`as_json`) or `table`.
