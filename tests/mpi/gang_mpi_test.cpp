@@ -36,6 +36,7 @@ TEST(GangMpi, LateRankStrandsTheOthersForItsDelay) {
   auto j = stdout_json(run.result);
   ASSERT_TRUE(j.is_object()) << run.result.out;
   EXPECT_EQ(j["outcome"], "complete");
+  for (const char* key : {"schema_version", "host", "generated_at", "placebench_version"}) EXPECT_TRUE(j.contains(key)) << key;
   EXPECT_NEAR(j["stranded_gpu_s"].get<double>(), 9.0, 0.9) << j.dump(2);
   double start = j["schedule_start_s"];
   EXPECT_NEAR(j["group_ready_s"].get<double>() - start, 1.5, 0.15);

@@ -12,6 +12,7 @@
 #include "placebench/collectives/gang.h"
 #include "placebench/harness/atomic_file.h"
 #include "placebench/harness/cli/cli.h"
+#include "placebench/harness/cli/json_output.h"
 #include "placebench/harness/cli/options.h"
 #include "placebench/harness/collectives_driver/backend_choice.h"
 #include "placebench/harness/collectives_driver/gang_report.h"
@@ -160,7 +161,7 @@ void report(const GangOptions& opt, const coll::GangConfig& cfg, const coll::Gan
             const std::string& backend_reason, const std::vector<std::string>& placements) {
   GangReport report{cfg, result, backend_reason, arm_name(arm), {}};
   for (const auto& p : placements) report.placements.push_back(nlohmann::json::parse(p));
-  std::string json = gang_to_json(report).dump(2) + "\n";
+  std::string json = with_evidence(gang_to_json(report)).dump(2) + "\n";
   if (!opt.out.empty()) write_out(opt.out, json);
   std::cout << (opt.json ? json : render_gang_table(report));
   std::cout.flush();
