@@ -9,13 +9,16 @@
 //                             vs_producer_in_pipeline (the engine's own share, machine drift removed),
 //                             producer_beside_consumer (the machine's share: a core slowed by its
 //                             busy neighbour, no engine involved).
+//   BM_PipelineInputBoundShares the input-bound and wait shares of two configured imbalances (below).
 #include <benchmark/benchmark.h>
 #include <sched.h>
 
 #include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <chrono>
 #include <thread>
+#include <vector>
 
 #include "placebench/hostpipe/pipeline/calibration.h"
 #include "placebench/hostpipe/pipeline/engine.h"
@@ -78,6 +81,10 @@ constexpr int kSamples = 8;
 struct Parts {
   std::unique_ptr<DecodeStage> stage;
   std::unique_ptr<StepConsumer> consumer;
+};
+
+struct Shares {
+  double input_bound_sum = 1, input_bound_median = 1, wait = 0;
 };
 
 Parts make_parts(double rate) {
@@ -222,5 +229,71 @@ void BM_PipelineVsSlowestStage(benchmark::State& state) {
   state.counters["producer_beside_consumer"] = median(beside);
 }
 BENCHMARK(BM_PipelineVsSlowestStage)->UseRealTime()->Unit(benchmark::kMillisecond)->Iterations(15);
+
+// The input-bound shares of two configured imbalances (the targets the unit tests once enforced by
+// timing; there they are now loose correctness bounds):
+//   fast workers, 3 ms step (0 ns of production, prefetch 4): (wait + copy) / step, target < 0.05
+//     (counters input_bound_sum, input_bound_median: the share of the summed and of the typical step);
+//   one worker producing in 4 ms of CPU time, 1 ms step: the loop waits 1 - 1/4 = 75% of the step,
+//     target |wait share - 0.75| <= 0.15 (wait_share), and within 0.10 of the imbalance the run
+//     realised (mean copy + compute over mean production: wait_vs_realised).
+// Medians over the repetitions.
+Shares engine_shares(double produce_ns_per_batch, std::chrono::nanoseconds step, int prefetch, int steps,
+                     double rate, double* realised_gap) {
+  constexpr std::size_t kBytes = 64 << 10;
+  SyntheticStageParams sp;
+  sp.shape.samples = 4;
+  sp.shape.sample_bytes = kBytes / 4;
+  sp.dataset_samples = 8;
+  sp.cpu_work_ns_per_kib = produce_ns_per_batch / (kBytes / 1024.0);
+  sp.element_iterations_per_ns = rate;
+  auto stage = make_synthetic_stage(sp);
+  StagingRing ring(prefetch + 2, kBytes, {});
+  auto consumer = make_host_consumer({{}, kBytes, step, rate});
+  EngineParams params;
+  params.workers = 1;
+  params.prefetch = prefetch;
+  params.warmup_steps = 3;
+  params.steps = steps;
+  EngineResult r = run_engine(params, *stage, ring, *consumer, {});
+  Shares out;
+  if (r.status != "ok" || r.steps.empty()) return out;
+  std::vector<double> in, total;
+  double step_sum = 0, wait_sum = 0, busy = 0;
+  for (const auto& x : r.steps) {
+    in.push_back(static_cast<double>(x.wait_ns + x.h2d_ns));
+    total.push_back(static_cast<double>(x.step_ns));
+    step_sum += static_cast<double>(x.step_ns);
+    wait_sum += static_cast<double>(x.wait_ns);
+    busy += static_cast<double>(x.h2d_ns + x.compute_ns);
+  }
+  double in_sum = 0;
+  for (double v : in) in_sum += v;
+  out.input_bound_sum = in_sum / step_sum;
+  out.input_bound_median = median(in) / median(total);
+  out.wait = wait_sum / step_sum;
+  const WorkerReport& w = r.workers.front();
+  double produce = static_cast<double>(w.produce_ns) / static_cast<double>(w.batches);
+  *realised_gap = std::abs(out.wait - (1.0 - busy / static_cast<double>(r.steps.size()) / produce));
+  return out;
+}
+
+void BM_PipelineInputBoundShares(benchmark::State& state) {
+  double rate = calibrate_iterations_per_cpu_ns(), gap = 0;
+  std::vector<double> sum, med, wait, realised;
+  for (auto _ : state) {
+    Shares fast = engine_shares(0, std::chrono::milliseconds(3), 4, 30, rate, &gap);
+    sum.push_back(fast.input_bound_sum);
+    med.push_back(fast.input_bound_median);
+    Shares slow = engine_shares(4e6, std::chrono::milliseconds(1), 2, 25, rate, &gap);
+    wait.push_back(slow.wait);
+    realised.push_back(gap);
+  }
+  state.counters["input_bound_sum"] = median(sum);        // target < 0.05
+  state.counters["input_bound_median"] = median(med);     // target < 0.05
+  state.counters["wait_share"] = median(wait);            // target 0.75 +- 0.15
+  state.counters["wait_vs_realised"] = median(realised);  // target <= 0.10
+}
+BENCHMARK(BM_PipelineInputBoundShares)->UseRealTime()->Unit(benchmark::kMillisecond)->Iterations(5);
 
 }  // namespace
