@@ -5,7 +5,7 @@ docs/performance.md reports it: RUNS rounds, each one run on 2 ranks then one on
 Prints a Markdown table per layout: per size the median over runs of the reference and of placebench,
 placebench / reference (median and worst run), and the run-to-run spread (max / min over runs).
 
-  bench/collectives_compare.py [--runs 5] [--bin build/placebench-micro] [--out figures.json]
+  bench/collectives_compare.py [--runs 5] [--bin build/placebench-micro] [--bind-to none|core] [--out figures.json]
 """
 import argparse
 import json
@@ -15,9 +15,12 @@ import subprocess
 import sys
 
 
-def one_run(binary: str, ranks: int) -> dict:
+def one_run(binary: str, ranks: int, bind: str) -> dict:
     env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
-    cmd = ["mpirun", "--oversubscribe", "--bind-to", "none", "-np", str(ranks), binary,
+    # Binding to cores needs a core per rank: more ranks than CPUs run unbound.
+    if bind != "none" and ranks > (os.cpu_count() or 1):
+        bind = "none"
+    cmd = ["mpirun", "--oversubscribe", "--bind-to", bind, "-np", str(ranks), binary,
            "--benchmark_filter=MpiAllreduce", "--benchmark_format=json"]
     out = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=600, check=True).stdout
     found = {}
@@ -46,13 +49,15 @@ def main() -> int:
     ap.add_argument("--bin", default="build/placebench-micro")
     ap.add_argument("--layouts", default="2,4", help="rank counts, comma-separated")
     ap.add_argument("--out", help="also write every run's figures here (JSON)")
+    ap.add_argument("--bind-to", default="none", choices=["none", "core"],
+                    help="mpirun --bind-to for layouts with a CPU per rank (default none)")
     args = ap.parse_args()
     layouts = [int(n) for n in args.layouts.split(",")]
     runs = {n: [] for n in layouts}
     for i in range(args.runs):
         for n in layouts:
             load = os.getloadavg()[0]
-            runs[n].append(one_run(args.bin, n))
+            runs[n].append(one_run(args.bin, n, args.bind_to))
             print(f"run {i + 1}/{args.runs} on {n} ranks done (1-minute load before it {load:.2f})", file=sys.stderr)
     for n in layouts:
         print(f"\n{n} ranks, {args.runs} runs\n\n{table(runs[n])}")

@@ -22,11 +22,15 @@ TEST(FleetStats, LeaveOneOutMedianIsTheMedianOfTheOthers) {
   }
   // The outlier does not pull its own reference: its peers' median is 20, not the 25 of all four.
   EXPECT_DOUBLE_EQ(*loo[3], 20);
-  // Even number of others: the middle member nearer the node, so one outlier among three moves nothing.
+  // Even number of others: the median of them nearest the node, so one outlier among three moves nothing.
   auto three = leave_one_out_medians({100, 140, 101});
   EXPECT_DOUBLE_EQ(*three[0], 101);  // not (140 + 101) / 2
   EXPECT_DOUBLE_EQ(*three[1], 101);
-  EXPECT_DOUBLE_EQ(*three[2], 100);
+  EXPECT_DOUBLE_EQ(*three[2], 101);  // between its peers 100 and 140: it is a median of them
+  // A node between a fast peer and the slow outlier is not judged against the fast one alone.
+  auto between = leave_one_out_medians({942, 547, 775});
+  EXPECT_DOUBLE_EQ(*between[2], 775);
+  EXPECT_DOUBLE_EQ(*between[1], 775);  // the outlier against the nearer healthy peer
   auto fast = leave_one_out_medians({100, 100, 50});
   EXPECT_DOUBLE_EQ(*fast[0], 100);  // a fast outlier does not make its peers look slow
   EXPECT_DOUBLE_EQ(*fast[2], 100);
@@ -173,6 +177,6 @@ TEST(FleetPrinters, TableGolden) {
             "b     SUSPECT     +38.6%  k/local gpu 0\n"
             "        - k/local gpu 0: median +38.6% slower than the fleet median of its 2 peers (CI +37.2% .. +40.0% over "
             "10 rounds; tolerance 10%)\n"
-            "c     pass         +1.0%  k/local gpu 0\n"
+            "c     pass         +0.0%  k/local gpu 0\n"
             "suspects, worst first: b\n");
 }

@@ -74,7 +74,8 @@ void ThreadWatch::sample() {
     }
     judge(pid, threads);
   }
-  for (auto& [key, t] : found) {
+  for (auto& entry : found) {
+    OutsideThread& t = entry.second;  // (a structured binding cannot be captured by the lambda in C++17)
     auto it = std::find_if(result_.outside.begin(), result_.outside.end(),
                            [&](const OutsideThread& o) { return o.pid == t.pid && o.tid == t.tid; });
     if (it == result_.outside.end()) result_.outside.push_back(std::move(t));

@@ -35,11 +35,13 @@ std::vector<std::optional<double>> leave_one_out_medians(const std::vector<doubl
       out[i] = others_at(m / 2, rank);
       continue;
     }
-    // An even number of others: of the middle pair, the one nearer the node (their mean at a tie). The
-    // mean of the pair would let one outlier among three nodes move both its peers' reference halfway
-    // towards itself, and make them look different from each other; the nearer one cannot.
-    double lo = others_at(m / 2 - 1, rank), hi = others_at(m / 2, rank), d_lo = values[i] - lo, d_hi = hi - values[i];
-    out[i] = d_lo < d_hi ? lo : d_hi < d_lo ? hi : (lo + hi) / 2;
+    // An even number of others: every value between the middle pair is a median of them; the one nearest
+    // the node is taken (the node itself when it lies between them, else the nearer member). The pair's
+    // mean would let one outlier among three nodes move both its peers' reference halfway towards
+    // itself; the nearer member alone would judge a node between two peers against the faster one and
+    // call it slow when the other peer is the outlier.
+    double lo = others_at(m / 2 - 1, rank), hi = others_at(m / 2, rank);
+    out[i] = std::clamp(values[i], lo, hi);
   }
   return out;
 }
