@@ -10,14 +10,16 @@
 
 namespace placebench::harness {
 
-std::string utc_timestamp_now() {
+std::string utc_now(const char* format) {
   std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
   std::tm tm{};
   gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  char buf[64];
+  std::strftime(buf, sizeof buf, format, &tm);
   return buf;
 }
+
+std::string utc_timestamp_now() { return utc_now("%Y-%m-%dT%H:%M:%SZ"); }
 
 std::string local_host_name() {
   char host[256] = {};

@@ -13,6 +13,7 @@
 
 #include "placebench/harness/atomic_file.h"
 #include "placebench/harness/errors.h"
+#include "placebench/harness/evidence.h"
 #include "placebench/harness/input_file.h"
 #include "results_checks.h"
 
@@ -52,14 +53,7 @@ std::string read_file(const std::string& path, const std::string& missing, const
   return read_input_file(path, fix, kMaxResultsBytes);  // a FIFO or device refused, the size bounded
 }
 
-std::string timestamp() {
-  std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y%m%d-%H%M%S", &tm);
-  return buf;
-}
+std::string timestamp() { return utc_now("%Y%m%d-%H%M%S"); }
 
 // A path as a message shows it: bytes that are not printable ASCII as \xNN, so the line stays readable.
 std::string describe_path(const std::string& path) {

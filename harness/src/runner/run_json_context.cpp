@@ -1,10 +1,8 @@
 // run.json: schema version, versions, host, topology, the config copy, seed, start time.
 #include "run_json_context.h"
 
-#include <chrono>
-#include <ctime>
-
 #include "placebench/harness/build_info.h"
+#include "placebench/harness/evidence.h"
 #include "placebench/harness/runner/run_directory.h"
 #include "placebench/harness/topology/inventory_format.h"
 #include "placebench/hostpipe/sysmetrics/sysmetrics_json.h"
@@ -13,17 +11,12 @@
 namespace placebench::harness::detail {
 
 nlohmann::json make_run_context(const ExperimentConfig& config, const Inventory& inv, const std::string& command_line) {
-  std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-  char buf[32];
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
   VersionReport v = collect_versions();
   return {{"schema_version", kResultsSchemaVersion},
           {"placebench_version", v.placebench},
           {"git_revision", v.git_revision},
           {"command_line", command_line},
-          {"start_time", buf},
+          {"start_time", utc_timestamp_now()},
           {"host", inv.host},
           {"seed", config.seed},
           {"order", order_name(config.order)},

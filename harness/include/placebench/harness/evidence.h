@@ -18,6 +18,9 @@ Evidence current_evidence();
 // The current UTC time as ISO 8601 with seconds and a Z.
 std::string utc_timestamp_now();
 
+// The current UTC time in a strftime format (run directory names use "%Y%m%d-%H%M%S").
+std::string utc_now(const char* format);
+
 // This host's name (gethostname), "unknown" when it cannot be read.
 std::string local_host_name();
 
