@@ -9,8 +9,7 @@
 
 namespace placebench::collectives::detail {
 
-void mpi_check(int rc, const char* what, const char* file, int line) {
-  if (rc == MPI_SUCCESS) return;
+[[noreturn]] void mpi_fail(int rc, const char* what, const char* file, int line) {
   char msg[MPI_MAX_ERROR_STRING] = {0};
   int len = 0;
   MPI_Error_string(rc, msg, &len);

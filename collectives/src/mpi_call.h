@@ -6,8 +6,12 @@
 
 namespace placebench::collectives::detail {
 
-// Throws unless rc is MPI_SUCCESS.
-void mpi_check(int rc, const char* what, const char* file, int line);
+[[noreturn]] void mpi_fail(int rc, const char* what, const char* file, int line);
+
+// Throws unless rc is MPI_SUCCESS (0 in every MPI; inline: it runs in every timed call).
+inline void mpi_check(int rc, const char* what, const char* file, int line) {
+  if (rc != 0) mpi_fail(rc, what, file, line);
+}
 
 }  // namespace placebench::collectives::detail
 

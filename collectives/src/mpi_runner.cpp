@@ -46,9 +46,9 @@ class MpiRunner final : public Runner {
   void download(void* host, const void* src, std::size_t bytes) override {
     if (host != src) std::memmove(host, src, bytes);
   }
-  void run(const CollectiveOp& op, OpCall call) override {
+  void run_n(const CollectiveOp& op, OpCall call, int n) override {
     call.comm = comm_;
-    op.run_mpi(call);
+    op.run_mpi_n(call, n);
   }
   void wait() override {}  // MPI calls here are blocking
   void begin_timing() override { start_ = std::chrono::steady_clock::now(); }

@@ -74,13 +74,16 @@ class NcclRunner final : public Runner {
     cuda_check(cudaMemcpyAsync(host, src, bytes, cudaMemcpyDeviceToHost, stream_.native_handle()), "cudaMemcpyAsync (to host)");
     wait_stream_done(comm_handle_, kNcclTimeoutS, clock_, "copy to the host");
   }
-  void run(const CollectiveOp& op, OpCall call) override {
-    if (!comm_) throw std::logic_error("NcclRunner::run after the communicator was aborted");
+  void run_n(const CollectiveOp& op, OpCall call, int n) override {
+    if (!comm_) throw std::logic_error("NcclRunner::run_n after the communicator was aborted");
     call.comm = comm_;
     call.stream = stream_.native_handle();
-    op.run_nccl(call);
-    // Non-blocking communicator: the call may return ncclInProgress; no NCCL call until it is enqueued.
-    wait_comm_ready(comm_handle_, kNcclTimeoutS, clock_, std::string(collective_name(op.id())) + " (enqueue)");
+    const std::string what = std::string(collective_name(op.id())) + " (enqueue)";
+    for (int i = 0; i < n; ++i) {
+      op.run_nccl(call);
+      // Non-blocking communicator: the call may return ncclInProgress; no NCCL call until it is enqueued.
+      wait_comm_ready(comm_handle_, kNcclTimeoutS, clock_, what);
+    }
   }
   void wait() override { wait_stream_done(comm_handle_, kNcclTimeoutS, clock_, "NCCL collective"); }
   void begin_timing() override {

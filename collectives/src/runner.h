@@ -18,8 +18,8 @@ class Runner {
   // Copies between host memory and a backend buffer (memcpy for MPI; the same pointer is a no-op).
   virtual void upload(void* dst, const void* host, std::size_t bytes) = 0;
   virtual void download(void* host, const void* src, std::size_t bytes) = 0;
-  // Issues one call (NCCL: enqueues it on the stream).
-  virtual void run(const CollectiveOp& op, OpCall call) = 0;
+  // Issues n calls back to back (NCCL: enqueues them on the stream).
+  virtual void run_n(const CollectiveOp& op, OpCall call, int n) = 0;
   // Returns when every issued call is complete on this rank.
   virtual void wait() = 0;
   // Timing of a block of calls, the same for both backends (block_timing.h): begin_timing() marks its

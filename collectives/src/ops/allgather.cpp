@@ -7,7 +7,7 @@
 namespace placebench::collectives::detail {
 namespace {
 
-class AllGather final : public CollectiveOp {
+class AllGather final : public LoopedOp<AllGather> {
  public:
   Collective id() const override { return Collective::kAllGather; }
   double bus_factor(int n) const override { return static_cast<double>(n - 1) / n; }

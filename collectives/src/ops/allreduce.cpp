@@ -7,7 +7,7 @@
 namespace placebench::collectives::detail {
 namespace {
 
-class AllReduce final : public CollectiveOp {
+class AllReduce final : public LoopedOp<AllReduce> {
  public:
   Collective id() const override { return Collective::kAllReduce; }
   double bus_factor(int n) const override { return 2.0 * (n - 1) / n; }

@@ -7,7 +7,7 @@
 namespace placebench::collectives::detail {
 namespace {
 
-class AllToAll final : public CollectiveOp {
+class AllToAll final : public LoopedOp<AllToAll> {
  public:
   Collective id() const override { return Collective::kAllToAll; }
   double bus_factor(int n) const override { return static_cast<double>(n - 1) / n; }

@@ -9,7 +9,7 @@
 namespace placebench::collectives::detail {
 namespace {
 
-class Broadcast final : public CollectiveOp {
+class Broadcast final : public LoopedOp<Broadcast> {
  public:
   Collective id() const override { return Collective::kBroadcast; }
   double bus_factor(int) const override { return 1.0; }

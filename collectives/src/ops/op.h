@@ -55,6 +55,9 @@ class CollectiveOp {
   // defaults throw (the backend is not built into this binary).
   virtual void run_mpi(const OpCall& call) const;
   virtual void run_nccl(const OpCall& call) const;
+  // n MPI calls back to back (a timed block): one virtual call for the block, not one per call
+  // (LoopedOp in op_common.h binds each op's run_mpi statically).
+  virtual void run_mpi_n(const OpCall& call, int n) const = 0;
 };
 
 const CollectiveOp& collective_op(Collective op);

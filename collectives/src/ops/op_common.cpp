@@ -105,10 +105,8 @@ const char* CollectiveOp::unsupported(const OpContext& ctx) const {
   return nullptr;
 }
 
-int mpi_count(std::size_t count) {
-  if (count > static_cast<std::size_t>(INT_MAX))
-    throw std::invalid_argument("MPI counts are int: " + std::to_string(count) + " elements is too many; use a smaller size");
-  return static_cast<int>(count);
+[[noreturn]] void mpi_count_too_large(std::size_t count) {
+  throw std::invalid_argument("MPI counts are int: " + std::to_string(count) + " elements is too many; use a smaller size");
 }
 
 const CollectiveOp& collective_op(Collective op) {
@@ -127,33 +125,6 @@ const CollectiveOp& collective_op(Collective op) {
 [[noreturn]] void backend_not_built(const char* backend) {
   throw std::logic_error(std::string(backend) + " backend not built into this binary");
 }
-
-#if PLACEBENCH_HAVE_MPI
-MPI_Datatype mpi_type(DataType type) {
-  switch (type) {
-    case DataType::kInt8: return MPI_INT8_T;
-    case DataType::kInt32: return MPI_INT32_T;
-    case DataType::kFloat16:
-    case DataType::kBFloat16: return MPI_UINT16_T;
-    case DataType::kFloat32: return MPI_FLOAT;
-    case DataType::kFloat64: return MPI_DOUBLE;
-    case DataType::kFloat8E4M3:
-    case DataType::kFloat8E5M2: break;  // refused before any call (type_refusal)
-  }
-  return MPI_DATATYPE_NULL;
-}
-
-MPI_Op mpi_op(ReduceOp op) {
-  switch (op) {
-    case ReduceOp::kSum: return MPI_SUM;
-    case ReduceOp::kProd: return MPI_PROD;
-    case ReduceOp::kMax: return MPI_MAX;
-    case ReduceOp::kMin: return MPI_MIN;
-  }
-  return MPI_OP_NULL;
-}
-
-#endif
 
 #if PLACEBENCH_HAVE_NCCL
 ncclDataType_t nccl_type(DataType type) {

@@ -7,7 +7,7 @@
 namespace placebench::collectives::detail {
 namespace {
 
-class Reduce final : public CollectiveOp {
+class Reduce final : public LoopedOp<Reduce> {
  public:
   Collective id() const override { return Collective::kReduce; }
   double bus_factor(int) const override { return 1.0; }

@@ -8,7 +8,7 @@
 namespace placebench::collectives::detail {
 namespace {
 
-class ReduceScatter final : public CollectiveOp {
+class ReduceScatter final : public LoopedOp<ReduceScatter> {
  public:
   Collective id() const override { return Collective::kReduceScatter; }
   double bus_factor(int n) const override { return static_cast<double>(n - 1) / n; }

@@ -6,7 +6,7 @@
 namespace placebench::collectives::detail {
 namespace {
 
-class SendRecv final : public CollectiveOp {
+class SendRecv final : public LoopedOp<SendRecv> {
  public:
   Collective id() const override { return Collective::kSendRecv; }
   double bus_factor(int) const override { return 1.0; }
