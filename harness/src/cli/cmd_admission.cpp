@@ -15,12 +15,12 @@ using namespace admission;
 
 struct AdmissionOptions {
   std::vector<std::string> snapshots;
-  std::string gang, gang_zero, group, out;
-  bool json = false;
+  std::string gang, gang_zero, group;
+  ReportOutput output;
 };
 
 int run_admission_command(const AdmissionOptions& opt) {
-  refuse_existing_out(opt.out);
+  refuse_existing_out(opt.output.out);
   AnalysisOptions options;
   options.only_group = opt.group;
   if (!opt.gang_zero.empty()) {
@@ -34,7 +34,7 @@ int run_admission_command(const AdmissionOptions& opt) {
   AdmissionReport report = analyze_admission(records, gang ? &*gang : nullptr, options);
   if (!opt.group.empty() && report.jobs.empty())
     throw InputError(fmt::format("--group: no pods or PodGroup named '{}' in the snapshots; give a group the table lists", opt.group));
-  return emit_report(admission_to_json(report), render_admission_table(report), opt.json, opt.out);
+  return emit_report(admission_to_json(report), render_admission_table(report), opt.output);
 }
 
 }  // namespace
@@ -47,8 +47,8 @@ void add_admission_command(CLI::App& app, CommandAction& action) {
   cmd->add_option("--gang", opt->gang, "placebench gang --json output of the same job (ranks matched by pod name or node)")->type_name("FILE");
   cmd->add_option("--gang-zero", opt->gang_zero, "UTC time of the gang JSON's zero (default: earliest container start)")->type_name("TIME");
   cmd->add_option("--group", opt->group, "Only this pod group (PodGroup name or job name)")->type_name("NAME");
-  cmd->add_option("--out", opt->out, "Also write the JSON to this new file (for `placebench report`)")->type_name("FILE");
-  cmd->add_flag("--json", opt->json, "Print one JSON object (fields in docs/admission.md)");
+  add_report_output(*cmd, opt->output, "Also write the JSON to this new file (for `placebench report`)",
+                    "Print one JSON object (fields in docs/admission.md)");
   cmd->callback([opt, &action] { action = [opt] { return run_admission_command(*opt); }; });
 }
 

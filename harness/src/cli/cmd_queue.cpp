@@ -16,19 +16,19 @@ namespace {
 using namespace decisions;
 
 struct QueueOptions {
-  std::string inventory, mix, out;
+  std::string inventory, mix;
   std::optional<long long> seed;
-  bool json = false;
+  ReportOutput output;
 };
 
 int run_queue_command(const QueueOptions& opt) {
-  refuse_existing_out(opt.out);
+  refuse_existing_out(opt.output.out);
   FeasibilityInput inv = parse_feasibility_text(
       read_input_file(opt.inventory, "give --inventory a YAML or JSON inventory (the `feasible` format)", kMaxConfigBytes), opt.inventory);
   JobMix mix = load_job_mix(opt.mix);
   if (opt.seed) mix.seed = static_cast<std::uint64_t>(*opt.seed);
   QueueReplay replay = replay_queue(inv.inventory, mix, all_combinations());
-  return emit_report(queue_replay_to_json(replay), render_queue_table(replay), opt.json, opt.out);
+  return emit_report(queue_replay_to_json(replay), render_queue_table(replay), opt.output);
 }
 
 }  // namespace
@@ -41,8 +41,8 @@ void add_queue_command(CLI::App& app, CommandAction& action) {
   cmd->add_option("--mix", opt->mix, "Job mix YAML: seed, horizon, drain, classes (docs/queue-replay.md)")->type_name("FILE")->required();
   cmd->add_option("--seed", opt->seed, "Seed of the arrivals (overrides the mix's; recorded in the JSON)")
       ->type_name("N")->check(whole_number(0, 1ll << 62, "NONNEGATIVE"));
-  cmd->add_option("--out", opt->out, "Also write the JSON to this new file (for `decide --queue-from`)")->type_name("FILE");
-  cmd->add_flag("--json", opt->json, "Print one JSON object (fields in docs/queue-replay.md)");
+  add_report_output(*cmd, opt->output, "Also write the JSON to this new file (for `decide --queue-from`)",
+                    "Print one JSON object (fields in docs/queue-replay.md)");
   cmd->callback([opt, &action] { action = [opt] { return run_queue_command(*opt); }; });
 }
 

@@ -7,6 +7,10 @@
 
 #include "placebench/harness/evidence.h"
 
+namespace CLI {
+class App;
+}
+
 namespace placebench::harness {
 
 inline nlohmann::json with_evidence(nlohmann::json object) {
@@ -17,7 +21,17 @@ inline nlohmann::json with_evidence(nlohmann::json object) {
 // check_out_file (out_file.h) when --out is given: checked before any work.
 void refuse_existing_out(const std::string& out);
 
-// Stamps `j`, writes it to `out` (if given), then prints the JSON (`as_json`) or `table`.
-int emit_report(nlohmann::json j, const std::string& table, bool as_json, const std::string& out);
+// Where a report command's result goes: printed as a table or as JSON (--json), and also written whole to
+// a new file (--out FILE) when given.
+struct ReportOutput {
+  std::string out;
+  bool json = false;
+};
+
+// Adds --out FILE, then --json, to `cmd`, with the command's own help texts.
+void add_report_output(CLI::App& cmd, ReportOutput& output, const std::string& out_help, const std::string& json_help);
+
+// Stamps `j`, writes it to `output.out` (if given), then prints the JSON (`output.json`) or `table`.
+int emit_report(nlohmann::json j, const std::string& table, const ReportOutput& output);
 
 }  // namespace placebench::harness
