@@ -29,7 +29,8 @@ std::string bind_current_thread_memory(const std::vector<int>& nodes) {
   unsigned long mask[kMaskBits / (8 * sizeof(unsigned long))] = {0};
   for (int n : nodes) {
     if (n < 0 || n >= kMaskBits) return "node " + std::to_string(n) + " is out of range";
-    mask[n / (8 * sizeof(unsigned long))] |= 1ul << (n % (8 * sizeof(unsigned long)));
+    const auto bit = static_cast<std::size_t>(n);  // in [0, kMaskBits): checked above
+    mask[bit / (8 * sizeof(unsigned long))] |= 1ul << (bit % (8 * sizeof(unsigned long)));
   }
   if (set_mempolicy(MPOL_BIND, mask, kMaskBits + 1) != 0)
     return std::string("set_mempolicy: ") + std::strerror(errno);

@@ -30,7 +30,8 @@ NumaBuffer::NumaBuffer(std::size_t bytes, const std::vector<int>& nodes) : bytes
       bind_error_ = "node " + std::to_string(n) + " out of range";
       return;
     }
-    mask[n / (8 * sizeof(unsigned long))] |= 1ul << (n % (8 * sizeof(unsigned long)));
+    const auto bit = static_cast<std::size_t>(n);  // in [0, kMaskBits): checked above
+    mask[bit / (8 * sizeof(unsigned long))] |= 1ul << (bit % (8 * sizeof(unsigned long)));
   }
   // MPOL_BIND is strict: allocations never fall back to other nodes. MPOL_MF_STRICT|MOVE also checks
   // (and moves) any page already present, of which there are none yet.
@@ -90,8 +91,9 @@ MemPolicy get_policy(const void* addr, unsigned flags) {
     case MPOL_LOCAL: mp.mode = "local"; break;
     default: mp.mode = "unknown(" + std::to_string(mode) + ")";
   }
-  for (int n = 0; n < kMaskBits; ++n)
-    if (mask[n / (8 * sizeof(unsigned long))] & (1ul << (n % (8 * sizeof(unsigned long))))) mp.nodes.push_back(n);
+  for (std::size_t bit = 0; bit < static_cast<std::size_t>(kMaskBits); ++bit)
+    if (mask[bit / (8 * sizeof(unsigned long))] & (1ul << (bit % (8 * sizeof(unsigned long)))))
+      mp.nodes.push_back(static_cast<int>(bit));
   return mp;
 }
 

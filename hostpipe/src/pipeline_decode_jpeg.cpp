@@ -15,6 +15,9 @@ namespace {
 constexpr float kMean[3] = {0.485f, 0.456f, 0.406f};
 constexpr float kStd[3] = {0.229f, 0.224f, 0.225f};
 
+// A coordinate, size or channel of an image (never negative) as an index.
+constexpr std::size_t idx(int v) { return static_cast<std::size_t>(v); }
+
 std::uint64_t mix(std::uint64_t x) {  // splitmix64 finaliser
   x += 0x9E3779B97F4A7C15ull;
   x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
@@ -74,17 +77,17 @@ class JpegStage : public DecodeStage {
   // Smooth colour gradients with per-pixel noise: compresses like a photograph (neither flat nor noise).
   void encode_dataset() {
     TjHandle enc(tjInitCompress());
-    std::vector<unsigned char> rgb(static_cast<std::size_t>(src_w_) * src_h_ * 3);
+    std::vector<unsigned char> rgb(idx(src_w_) * idx(src_h_) * 3);
     std::vector<std::vector<unsigned char>> images;
     for (int i = 0; i < p_.dataset_samples; ++i) {
       std::uint64_t s = mix(p_.seed * 1000003u + static_cast<std::uint64_t>(i));
       for (int y = 0; y < src_h_; ++y)
         for (int x = 0; x < src_w_; ++x) {
-          unsigned char* px = &rgb[(static_cast<std::size_t>(y) * src_w_ + x) * 3];
+          unsigned char* px = &rgb[(idx(y) * idx(src_w_) + idx(x)) * 3];
           std::uint64_t n = mix(s ^ (static_cast<std::uint64_t>(y) << 32 | static_cast<std::uint64_t>(x)));
-          px[0] = static_cast<unsigned char>((x * 255 / src_w_ + (s & 63) + (n & 15)) & 255);
-          px[1] = static_cast<unsigned char>((y * 255 / src_h_ + ((s >> 8) & 63) + ((n >> 8) & 15)) & 255);
-          px[2] = static_cast<unsigned char>(((x + y) * 127 / (src_w_ + src_h_) + ((s >> 16) & 127) + ((n >> 16) & 15)) & 255);
+          px[0] = static_cast<unsigned char>((idx(x * 255 / src_w_) + (s & 63) + (n & 15)) & 255);
+          px[1] = static_cast<unsigned char>((idx(y * 255 / src_h_) + ((s >> 8) & 63) + ((n >> 8) & 15)) & 255);
+          px[2] = static_cast<unsigned char>((idx((x + y) * 127 / (src_w_ + src_h_)) + ((s >> 16) & 127) + ((n >> 16) & 15)) & 255);
         }
       unsigned char* jpeg = nullptr;
       unsigned long size = 0;
@@ -114,7 +117,7 @@ class JpegStage : public DecodeStage {
 };
 
 JpegWorker::JpegWorker(const JpegStage& stage) : stage_(stage) {
-  rgb_.resize(static_cast<std::size_t>(stage.src_width()) * stage.src_height() * 3);
+  rgb_.resize(idx(stage.src_width()) * idx(stage.src_height()) * 3);
 }
 
 void JpegWorker::produce(std::uint64_t batch, std::byte* out) {
@@ -134,8 +137,8 @@ void JpegWorker::produce(std::uint64_t batch, std::byte* out) {
     for (int c = 0; c < 3; ++c) {
       const float scale = 1.0f / (255.0f * kStd[c]), bias = kMean[c] / kStd[c];
       for (int y = 0; y < h; ++y) {
-        const unsigned char* row = &rgb_[(static_cast<std::size_t>(oy + y) * sw + ox) * 3 + c];
-        float* o = dst + (static_cast<std::size_t>(c) * h + y) * w;
+        const unsigned char* row = &rgb_[(idx(oy + y) * idx(sw) + idx(ox)) * 3 + idx(c)];
+        float* o = dst + (idx(c) * idx(h) + idx(y)) * idx(w);
         for (int x = 0; x < w; ++x) o[x] = static_cast<float>(row[(flip ? w - 1 - x : x) * 3]) * scale - bias;
       }
     }

@@ -18,7 +18,7 @@
 namespace placebench::stats {
 namespace {
 
-constexpr int kGridPoints = 101;  // odd, for Simpson's rule
+constexpr std::size_t kGridPoints = 101;  // odd, for Simpson's rule
 
 void require_looks(std::span<const int> looks) {
   if (looks.empty()) throw std::invalid_argument("group sequential: the plan needs at least one look");
@@ -38,9 +38,9 @@ Grid simpson_grid(double half_width) {
   Grid g;
   g.x.resize(kGridPoints);
   g.w.resize(kGridPoints);
-  const double h = 2 * half_width / (kGridPoints - 1);
-  for (int i = 0; i < kGridPoints; ++i) {
-    g.x[i] = -half_width + i * h;
+  const double h = 2 * half_width / static_cast<double>(kGridPoints - 1);
+  for (std::size_t i = 0; i < kGridPoints; ++i) {
+    g.x[i] = -half_width + static_cast<double>(i) * h;
     g.w[i] = h / 3 * (i == 0 || i == kGridPoints - 1 ? 1 : (i % 2 ? 4 : 2));
   }
   return g;
@@ -70,18 +70,18 @@ double crossing_probability(std::span<const int> looks, double c) {
   // Look 1: S ~ N(0, n_1).
   Grid g = simpson_grid(c * std::sqrt(static_cast<double>(looks[0])));
   std::vector<double> f(kGridPoints);
-  for (int i = 0; i < kGridPoints; ++i) f[i] = normal_pdf(g.x[i], looks[0]);
+  for (std::size_t i = 0; i < kGridPoints; ++i) f[i] = normal_pdf(g.x[i], looks[0]);
   for (std::size_t k = 1; k < looks.size(); ++k) {
     const double var = looks[k] - looks[k - 1];
     Grid next = simpson_grid(c * std::sqrt(static_cast<double>(looks[k])));
     std::vector<double> nf(kGridPoints, 0.0);
-    for (int j = 0; j < kGridPoints; ++j)
-      for (int i = 0; i < kGridPoints; ++i) nf[j] += g.w[i] * f[i] * normal_pdf(next.x[j] - g.x[i], var);
+    for (std::size_t j = 0; j < kGridPoints; ++j)
+      for (std::size_t i = 0; i < kGridPoints; ++i) nf[j] += g.w[i] * f[i] * normal_pdf(next.x[j] - g.x[i], var);
     g = std::move(next);
     f = std::move(nf);
   }
   double stay = 0;
-  for (int i = 0; i < kGridPoints; ++i) stay += g.w[i] * f[i];
+  for (std::size_t i = 0; i < kGridPoints; ++i) stay += g.w[i] * f[i];
   return std::clamp(1.0 - stay, 0.0, 1.0);
 }
 

@@ -99,7 +99,7 @@ Look evaluate_look(std::span<const double> baseline, std::span<const double> arm
   }
   for (std::size_t k = 0; k < plan.looks.size(); ++k)
     if (plan.looks[k] <= look.rounds) look.look_index = static_cast<int>(k + 1);
-  look.at_planned_look = look.look_index > 0 && plan.looks[look.look_index - 1] == look.rounds;
+  look.at_planned_look = look.look_index > 0 && plan.looks[static_cast<std::size_t>(look.look_index - 1)] == look.rounds;
   const PercentCi& ci = look.comparison.ratio_pct;
   // A CI that could not reach the look's confidence (too few rounds) never decides anything.
   if (look.at_planned_look && look.comparison.log_ratio.coverage_met)

@@ -27,7 +27,7 @@ bool is_known_metric(const std::string& metric) {
   if (metric == "median" || metric == "p90" || metric == "p99" || metric == "mean") return true;
   const std::string prefix = "trials.";
   if (metric.rfind(prefix, 0) != 0 || metric.size() == prefix.size()) return false;
-  return std::all_of(metric.begin() + prefix.size(), metric.end(),
+  return std::all_of(metric.begin() + static_cast<std::ptrdiff_t>(prefix.size()), metric.end(),
                      [](unsigned char c) { return std::isalnum(c) || c == '_'; });
 }
 

@@ -57,7 +57,7 @@ class SpanSearch {
                          limits_.max_numa_nodes);
       return prepare_and_greedy();
     }
-    std::vector<int> split(k, 0);
+    std::vector<int> split(static_cast<std::size_t>(k), 0);
     enumerate_splits(0, job_.gpus_per_worker, split);
     if (splits_.size() > kMaxSplits) {
       exact = false;
@@ -92,15 +92,16 @@ class SpanSearch {
       if (left != 0) return;
       Split s{split, 0, 0};
       for (int i = 0; i < k; ++i)
-        if (split[i] > 0) s.mask |= 1u << i, ++s.width;
+        if (split[static_cast<std::size_t>(i)] > 0) s.mask |= 1u << i, ++s.width;
       splits_.push_back(std::move(s));
       return;
     }
-    for (int take = std::min(left, gpus_[k]); take >= 0; --take) {
-      split[k] = take;
+    const auto at = static_cast<std::size_t>(k);  // k < gpus_.size() here
+    for (int take = std::min(left, gpus_[at]); take >= 0; --take) {
+      split[at] = take;
       enumerate_splits(k + 1, left - take, split);
     }
-    split[k] = 0;
+    split[at] = 0;
   }
 
   void prepare() {

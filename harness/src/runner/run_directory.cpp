@@ -58,7 +58,10 @@ std::string timestamp() { return utc_now("%Y%m%d-%H%M%S"); }
 // A path as a message shows it: bytes that are not printable ASCII as \xNN, so the line stays readable.
 std::string describe_path(const std::string& path) {
   std::string out;
-  for (unsigned char ch : path) out += ch >= 0x20 && ch < 0x7f ? std::string(1, static_cast<char>(ch)) : fmt::format("\\x{:02x}", ch);
+  for (char c : path) {
+    const auto ch = static_cast<unsigned char>(c);
+    out += ch >= 0x20 && ch < 0x7f ? std::string(1, c) : fmt::format("\\x{:02x}", ch);
+  }
   return out;
 }
 

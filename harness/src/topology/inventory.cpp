@@ -183,7 +183,7 @@ void collect_distances(hwloc_topology_t topo, Inventory& inv) {
   if (dist->nbobjs == n && std::none_of(pos.begin(), pos.end(), [](int p) { return p < 0; })) {
     std::vector<std::vector<std::uint64_t>> m(n, std::vector<std::uint64_t>(n, 0));
     for (unsigned i = 0; i < dist->nbobjs; ++i)
-      for (unsigned j = 0; j < dist->nbobjs; ++j) m[pos[i]][pos[j]] = dist->values[i * dist->nbobjs + j];
+      for (unsigned j = 0; j < dist->nbobjs; ++j) m[static_cast<std::size_t>(pos[i])][static_cast<std::size_t>(pos[j])] = dist->values[i * dist->nbobjs + j];
     inv.distances = std::move(m);
   }
   hwloc_distances_release(topo, dist);
