@@ -14,7 +14,7 @@
 namespace placebench::collectives::detail {
 
 namespace {
-constexpr int kTimelineTag = 31002;
+[[maybe_unused]] constexpr int kTimelineTag = 31002;  // used only where the MPI backend is built
 }
 
 struct GangTransport::Timelines {

@@ -79,8 +79,9 @@ class MpiSession {
  private:
   int rank_ = 0, size_ = 1, local_rank_ = 0, local_size_ = 1;
   std::string host_;
-  bool finalized_ = false;
-  bool owns_ = false;
+  // Used only where the MPI backend is built.
+  [[maybe_unused]] bool finalized_ = false;
+  [[maybe_unused]] bool owns_ = false;
   std::unique_ptr<Watchdog> watchdog_;
 };
 
