@@ -31,7 +31,7 @@ TEST(AuditReadersCli, ACpuRangeToIntMaxIsOneWarningAndTheAuditReports) {
   std::string file = kRegressions + "/kubelet_state/hang-cpulist-range-to-int-max.json";
   CommandResult r = audit_with({"--cpu-manager-state", file});
   EXPECT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_EQ(r.err, "placebench: warning: " + file + ": defaultCpuSet: CPU id 2147483647 is above 65535; no machine has "
+  EXPECT_EQ(r.err, "placebench: warning: " + file + ": defaultCpuSet: CPU id 2147483647 is above 16383; no machine has "
                    "that many CPUs; the kubelet rewrites it at start; compare with /var/lib/kubelet/cpu_manager_state\n");
   json j = json::parse(r.out, nullptr, false);
   ASSERT_FALSE(j.is_discarded()) << r.out;

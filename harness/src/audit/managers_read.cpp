@@ -25,7 +25,7 @@ namespace fs = std::filesystem;
 
 // Ids far above any machine's (Linux's largest NR_CPUS is 8192, MAX_NUMNODES 1024): a range up to INT_MAX
 // in a damaged file would otherwise expand to billions of ids.
-constexpr long kMaxCpuId = 65535;
+constexpr long kMaxCpuId = 16383;  // twice the largest NR_CPUS Linux builds (8192)
 constexpr long kMaxNodeId = 4095;
 // Exclusive CPUs are disjoint across containers, so all entries together name at most a machine's CPUs.
 constexpr std::size_t kMaxEntryIds = static_cast<std::size_t>(kMaxCpuId) + 1;
@@ -85,7 +85,7 @@ void for_entries(const json& root, const std::string& what, Value value,
   if (!root.contains("entries") || root["entries"].is_null()) return;
   const json& entries = root["entries"];
   if (!entries.is_object()) throw std::invalid_argument(what + "entries: expected an object");
-  std::size_t ids = 0;  // over every container: many "0-65535" entries must not add up to gigabytes
+  std::size_t ids = 0;  // over every container: many "0-16383" entries must not add up to gigabytes
   for (const auto& [pod, containers] : entries.items()) {
     if (!containers.is_object()) throw std::invalid_argument(what + "entries." + pod + ": expected an object");
     for (const auto& [container, v] : containers.items()) {
