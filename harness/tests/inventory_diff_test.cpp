@@ -71,6 +71,13 @@ TEST(InventoryDiffRead, ANumberOutsideTheFieldsTypeIsRefusedNotCast) {
             std::string::npos);
 }
 
+TEST(InventoryDiffRead, AFieldOfTheWrongTypeNamesItsEntry) {
+  EXPECT_NE(refusal("inventory_diff_type.json", R"({"schema_version":1,"gpus":[{"index":0,"numa_node":0},{"index":1,"name":5,"numa_node":0}],)" +
+                                                    kNodes + "}")
+                .find(": gpus[1]: not a topo --json inventory ("),
+            std::string::npos);
+}
+
 TEST(InventoryDiffRead, TheDiffComparesOnlyTheNodesRows) {
   Inventory a;
   a.numa_nodes = {{0, "0-3", 0}, {1, "4-7", 0}};

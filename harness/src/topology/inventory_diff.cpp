@@ -52,19 +52,19 @@ Inventory inventory_from_json(const json& j, const std::string& path) {
   constexpr long long kMaxUnsigned = 0xFFFFFFFF, kMaxSigned = 0x7FFFFFFFFFFFFFFF;
   Inventory inv;
   inv.source = path;
-  std::string where;
+  std::string where = "host";  // the field being read, for a type error's message
   try {
     inv.host = j.value("host", "");
     const json& nodes = list_at(j, "numa_nodes", path);
     for (std::size_t i = 0; i < nodes.size(); ++i) {
-      where = fmt::format("numa_nodes[{}].", i);
+      where = fmt::format("numa_nodes[{}]", i);
       const json& n = nodes[i];
       const json& bytes = n.contains("memory_bytes") ? n.at("memory_bytes") : json(0);
-      inv.numa_nodes.push_back({static_cast<unsigned>(integer_at(n.at("os_index"), 0, kMaxUnsigned, where + "os_index", path)),
+      inv.numa_nodes.push_back({static_cast<unsigned>(integer_at(n.at("os_index"), 0, kMaxUnsigned, where + ".os_index", path)),
                                 n.at("cpus").get<std::string>(),
-                                static_cast<std::uint64_t>(integer_at(bytes, 0, kMaxSigned, where + "memory_bytes", path))});
+                                static_cast<std::uint64_t>(integer_at(bytes, 0, kMaxSigned, where + ".memory_bytes", path))});
     }
-    where = "distances: ";
+    where = "distances";
     if (j.contains("distances") && !j["distances"].is_null()) {
       const json& rows = list_at(j, "distances", path);
       bool square = rows.size() == inv.numa_nodes.size();
@@ -87,26 +87,26 @@ Inventory inventory_from_json(const json& j, const std::string& path) {
       if (!j.contains(key)) continue;
       const json& gpus = list_at(j, key, path);
       for (std::size_t i = 0; i < gpus.size(); ++i) {
-        where = fmt::format("{}[{}].", key, i);
+        where = fmt::format("{}[{}]", key, i);
         const json& g = gpus[i];
         GpuInfo gpu;
-        gpu.index = static_cast<int>(integer_at(g.at("index"), -1, 0x7FFFFFFF, where + "index", path));
+        gpu.index = static_cast<int>(integer_at(g.at("index"), -1, 0x7FFFFFFF, where + ".index", path));
         gpu.name = g.value("name", "");
         gpu.pci_bus_id = g.value("pci_bus_id", "");
-        gpu.numa_node = node_or_unknown(g.at("numa_node"), where + "numa_node", path);
+        gpu.numa_node = node_or_unknown(g.at("numa_node"), where + ".numa_node", path);
         gpu.local_cpus = g.value("local_cpus", "");
         (std::string(key) == "gpus" ? inv.gpus : inv.hidden_gpus).push_back(gpu);
       }
     }
     const json& nics = list_at(j, "nics", path);
     for (std::size_t i = 0; i < nics.size(); ++i) {
-      where = fmt::format("nics[{}].", i);
+      where = fmt::format("nics[{}]", i);
       const json& n = nics[i];
       inv.nics.push_back({n.at("name").get<std::string>(), n.value("kind", ""), n.value("pci_bus_id", ""),
-                          node_or_unknown(n.at("numa_node"), where + "numa_node", path)});
+                          node_or_unknown(n.at("numa_node"), where + ".numa_node", path)});
     }
   } catch (const json::exception& e) {
-    throw InputError(fmt::format("{}: {}not a topo --json inventory ({}); {}", path, where, e.what(), kFix));
+    throw InputError(fmt::format("{}: {}: not a topo --json inventory ({}); {}", path, where, e.what(), kFix));
   }
   return inv;
 }
