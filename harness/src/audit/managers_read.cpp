@@ -23,6 +23,19 @@ namespace {
 using nlohmann::json;
 namespace fs = std::filesystem;
 
+// Ids far above any machine's (Linux's largest NR_CPUS is 8192, MAX_NUMNODES 1024): a range up to INT_MAX
+// in a damaged file would otherwise expand to billions of ids.
+constexpr long kMaxCpuId = 16383;  // twice the largest NR_CPUS Linux builds (8192)
+constexpr long kMaxNodeId = 4095;
+// Exclusive CPUs are disjoint across containers, so all entries together name at most a machine's CPUs.
+constexpr std::size_t kMaxEntryIds = static_cast<std::size_t>(kMaxCpuId) + 1;
+
+// A value quoted in a message, cut to its ends (a damaged file may hold one of megabytes; the end of a
+// library's message says what is wrong).
+std::string clip(const std::string& text) {
+  return text.size() <= 160 ? text : text.substr(0, 70) + " ... " + text.substr(text.size() - 70);
+}
+
 json parse_json(const std::string& text) {
   try {
     return json::parse(text);
@@ -33,6 +46,10 @@ json parse_json(const std::string& text) {
       else ++column;
     }
     throw std::invalid_argument(fmt::format("line {}, column {}: not JSON", line, column));
+  } catch (const json::exception& e) {  // out_of_range.406: a number beyond a double (1e999)
+    std::string what = e.what();  // "[json.exception.out_of_range.406] number overflow parsing '1e999'"
+    std::size_t close = what.find("] ");
+    throw std::invalid_argument("not the JSON the kubelet writes: " + clip(close == std::string::npos ? what : what.substr(close + 2)));
   }
 }
 
@@ -47,10 +64,18 @@ std::string string_at(const json& j, const std::string& where) {
 }
 
 std::vector<int> cpulist_at(const json& j, const std::string& where) {
+  std::string text = string_at(j, where);
+  for (std::size_t i = text.find_first_of("0123456789"); i != std::string::npos; i = text.find_first_of("0123456789", i)) {
+    std::size_t end = std::min(text.find_first_not_of("0123456789", i), text.size());
+    if (end - i > 6 || std::stol(text.substr(i, end - i)) > kMaxCpuId)
+      throw std::invalid_argument(fmt::format("{}: CPU id {} is above {}; no machine has that many CPUs", where,
+                                              clip(text.substr(i, end - i)), kMaxCpuId));
+    i = end;
+  }
   try {
-    return hostpipe::parse_cpulist(string_at(j, where));
+    return hostpipe::parse_cpulist(text);
   } catch (const std::invalid_argument& e) {
-    throw std::invalid_argument(where + ": " + e.what());
+    throw std::invalid_argument(where + ": " + clip(e.what()));
   }
 }
 
@@ -60,14 +85,40 @@ void for_entries(const json& root, const std::string& what, Value value,
   if (!root.contains("entries") || root["entries"].is_null()) return;
   const json& entries = root["entries"];
   if (!entries.is_object()) throw std::invalid_argument(what + "entries: expected an object");
+  std::size_t ids = 0;  // over every container: many "0-16383" entries must not add up to gigabytes
   for (const auto& [pod, containers] : entries.items()) {
     if (!containers.is_object()) throw std::invalid_argument(what + "entries." + pod + ": expected an object");
-    for (const auto& [container, v] : containers.items())
-      out[pod][container] = value(v, "entries." + pod + "." + container);
+    for (const auto& [container, v] : containers.items()) {
+      std::vector<int>& entry = out[pod][container] = value(v, "entries." + pod + "." + container);
+      if ((ids += entry.size()) > kMaxEntryIds)
+        throw std::invalid_argument(fmt::format("{}entries.{}.{}: the entries name more than {} ids in all; no node has that many",
+                                                what, clip(pod), clip(container), kMaxEntryIds));
+    }
   }
 }
 
-// Go's strconv.Quote output: "..." with \" \\ \n \t \r \xHH \uHHHH escapes.
+int hex_digit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+void append_utf8(std::string& out, std::uint32_t cp) {
+  auto byte = [&](std::uint32_t b) { out += static_cast<char>(static_cast<unsigned char>(b)); };
+  if (cp < 0x80) {
+    byte(cp);
+  } else if (cp < 0x800) {
+    byte(0xC0 | (cp >> 6)), byte(0x80 | (cp & 0x3F));
+  } else if (cp < 0x10000) {
+    byte(0xE0 | (cp >> 12)), byte(0x80 | ((cp >> 6) & 0x3F)), byte(0x80 | (cp & 0x3F));
+  } else {
+    byte(0xF0 | (cp >> 18)), byte(0x80 | ((cp >> 12) & 0x3F)), byte(0x80 | ((cp >> 6) & 0x3F)), byte(0x80 | (cp & 0x3F));
+  }
+}
+
+// Go's strconv.Quote output (the kubelet writes each value with %q): "..." with the escapes \\ \" \a \b \f
+// \n \r \t \v, \xHH for a byte that is not UTF-8, \uHHHH and \UHHHHHHHH for a character that is not printable.
 std::string unquote(const std::string& q, std::size_t line) {
   auto bad = [&](const std::string& what) { return std::invalid_argument(fmt::format("line {}: {}", line, what)); };
   if (q.size() < 2 || q.front() != '"' || q.back() != '"') throw bad("the value is not a quoted string (key=\"value\")");
@@ -81,16 +132,35 @@ std::string unquote(const std::string& q, std::size_t line) {
     if (i + 2 >= q.size()) throw bad("a backslash ends the value");
     char e = q[++i];
     switch (e) {
+      case 'a': out += '\a'; break;
+      case 'b': out += '\b'; break;
+      case 'f': out += '\f'; break;
       case 'n': out += '\n'; break;
-      case 't': out += '\t'; break;
       case 'r': out += '\r'; break;
+      case 't': out += '\t'; break;
+      case 'v': out += '\v'; break;
       case '"': out += '"'; break;
       case '\\': out += '\\'; break;
       case 'x':
-        if (i + 2 >= q.size() - 1) throw bad("\\x needs two hex digits");
-        out += static_cast<char>(std::stoi(q.substr(i + 1, 2), nullptr, 16));
-        i += 2;
+      case 'u':
+      case 'U': {
+        const std::size_t digits = e == 'x' ? 2 : e == 'u' ? 4 : 8;
+        std::uint32_t value = 0;
+        for (std::size_t k = 1; k <= digits; ++k) {
+          int h = i + k + 1 < q.size() ? hex_digit(q[i + k]) : -1;
+          if (h < 0) throw bad(fmt::format("\\{} needs {} hex digits", e, digits));
+          value = value * 16 + static_cast<std::uint32_t>(h);
+        }
+        i += digits;
+        if (e == 'x') {
+          out += static_cast<char>(static_cast<unsigned char>(value));
+        } else if (value > 0x10FFFF || (value >= 0xD800 && value <= 0xDFFF)) {
+          throw bad(fmt::format("\\{}{:0{}X} is not a Unicode character", e, value, digits));
+        } else {
+          append_utf8(out, value);
+        }
         break;
+      }
       default: throw bad(std::string("unknown escape \\") + e);
     }
   }
@@ -185,6 +255,10 @@ MemoryManagerState parse_memory_manager_state(const std::string& text) {
       if (!affinity.is_array()) throw std::invalid_argument(at + ".numaAffinity: expected a list of node ids");
       for (const json& n : affinity) {
         if (!n.is_number_integer()) throw std::invalid_argument(at + ".numaAffinity: expected node ids (integers)");
+        bool in_range = n.is_number_unsigned() ? n.get<std::uint64_t>() <= std::uint64_t{kMaxNodeId}
+                                               : n.get<std::int64_t>() >= 0 && n.get<std::int64_t>() <= kMaxNodeId;
+        if (!in_range)
+          throw std::invalid_argument(fmt::format("{}.numaAffinity: node id {} is not between 0 and {}", at, n.dump(), kMaxNodeId));
         nodes.push_back(n.get<int>());
       }
     }
