@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <charconv>
 #include <stdexcept>
+#include <utility>
 
 namespace placebench::hostpipe {
 namespace {
@@ -14,6 +15,9 @@ int parse_id(std::string_view part, std::string_view whole) {
   if (ec != std::errc() || ptr != part.data() + part.size() || value < 0)
     throw std::invalid_argument("bad cpulist '" + std::string(whole) + "': '" + std::string(part) +
                                 "' is not a non-negative integer");
+  if (value > kMaxCpulistId)
+    throw std::invalid_argument("bad cpulist '" + std::string(whole) + "': '" + std::string(part) + "' is above " +
+                                std::to_string(kMaxCpulistId) + ", the largest CPU or node id placebench accepts");
   return value;
 }
 
@@ -27,7 +31,7 @@ std::string_view trim(std::string_view s) {
 
 std::vector<int> parse_cpulist(std::string_view text) {
   std::string_view whole = trim(text);
-  std::vector<int> ids;
+  std::vector<std::pair<int, int>> ranges;
   std::string_view rest = whole;
   while (!rest.empty()) {
     auto comma = rest.find(',');
@@ -35,19 +39,23 @@ std::vector<int> parse_cpulist(std::string_view text) {
     rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
     if (part.empty()) throw std::invalid_argument("bad cpulist '" + std::string(whole) + "': empty element");
     auto dash = part.find('-');
-    if (dash == std::string_view::npos) {
-      ids.push_back(parse_id(part, whole));
-      continue;
-    }
     int lo = parse_id(part.substr(0, dash), whole);
-    int hi = parse_id(part.substr(dash + 1), whole);
+    int hi = dash == std::string_view::npos ? lo : parse_id(part.substr(dash + 1), whole);
     if (hi < lo)
       throw std::invalid_argument("bad cpulist '" + std::string(whole) + "': range '" + std::string(part) +
                                   "' runs backwards");
-    for (int i = lo; i <= hi; ++i) ids.push_back(i);
+    ranges.emplace_back(lo, hi);
   }
-  std::sort(ids.begin(), ids.end());
-  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+  // Ranges sorted and expanded once past the highest id so far: repeated or overlapping ranges cost no
+  // more than their text, and the result holds each id once, in order.
+  std::sort(ranges.begin(), ranges.end());
+  std::vector<int> ids;
+  int next = 0;  // the lowest id not yet in ids
+  for (auto [lo, hi] : ranges)
+    for (int i = std::max(lo, next); i <= hi; ++i) {
+      ids.push_back(i);
+      next = i + 1;
+    }
   return ids;
 }
 
