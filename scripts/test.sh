@@ -18,13 +18,24 @@ sanitize_dir=${PLACEBENCH_SANITIZE_BUILD_DIR:-build-sanitize}
 jobs=${PLACEBENCH_JOBS:-$(nproc)}
 failed=()
 
-# stage NAME COMMAND...: runs it, says how long it took, and records a failure without stopping.
+# cpu_ticks: user + system CPU time of this script's finished children (fields cutime, cstime of
+# /proc/PID/stat; $$ is this script's PID in a subshell too), in clock ticks.
+cpu_ticks() {
+  local f
+  read -r -a f </proc/$$/stat
+  echo $((f[15] + f[16]))
+}
+
+# stage NAME COMMAND...: runs it, says how long it took (wall and CPU seconds: the CPU figure compares runs
+# on a shared machine), and records a failure without stopping.
 stage() {
-  local name=$1 start=$SECONDS rc=0
+  local name=$1 start=$SECONDS rc=0 ticks0
   shift
+  ticks0=$(cpu_ticks)
   echo "test.sh: stage $name" >&2
   "$@" || rc=$?
-  echo "test.sh: stage $name $( ((rc == 0)) && echo passed || echo "FAILED (status $rc)") in $((SECONDS - start)) s" >&2
+  echo "test.sh: stage $name $( ((rc == 0)) && echo passed || echo "FAILED (status $rc)") in $((SECONDS - start)) s" \
+       "(CPU $((($(cpu_ticks) - ticks0) / $(getconf CLK_TCK))) s)" >&2
   ((rc == 0)) || failed+=("$name")
 }
 
