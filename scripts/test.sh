@@ -66,7 +66,7 @@ sanitize() {
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:strict_string_checks=1:detect_stack_use_after_return=1 \
   UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   LSAN_OPTIONS=suppressions=$PWD/tests/sanitizers/lsan.supp:print_suppressions=0 \
-    ctest --test-dir "$sanitize_dir" --output-on-failure -j "$jobs" --timeout 600 -L "unit|fuzz-regression" -LE "cli|golden"
+    ctest --test-dir "$sanitize_dir" --output-on-failure -j "$jobs" --timeout 600 -L "unit|fuzz-regression|cmake" -LE "cli|golden"
 }
 
 stage tests tests "$@"
