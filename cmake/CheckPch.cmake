@@ -1,7 +1,8 @@
 # Checks of PLACEBENCH_ENABLE_PCH (cmake/Targets.cmake), run by ctest (top-level CMakeLists.txt, label cmake):
-#   cmake -DMODE=in-use -DBUILD_DIR=B -DSOURCE_DIR=S -DEXPECT=ON|OFF -P cmake/CheckPch.cmake
+#   cmake -DMODE=in-use -DBUILD_DIR=B -DSOURCE_DIR=S -DEXPECT=ON|OFF [-DSKIPPED=a.cpp,b.cpp] -P cmake/CheckPch.cmake
 #     B's compile_commands.json: with EXPECT=ON every harness source, every placebench_add_tests source and
-#     every bench source is compiled with its precompiled header; with OFF, no source is.
+#     every bench source but SKIPPED (placebench_skip_precompile_headers) is compiled with its precompiled
+#     header; with OFF, no source is.
 #   cmake -DMODE=ccache -DBUILD_DIR=B -DSOURCE_DIR=S -DCCACHE=/usr/bin/ccache -DGENERATOR=G -DCOMPILER=C++
 #         -DC_COMPILER=CC -DCOMPILER_ID=GNU|Clang -P cmake/CheckPch.cmake
 #     configures S in B/pch-ccache with ccache as the launcher: its compiles must carry the sloppiness
@@ -29,6 +30,10 @@ if(MODE STREQUAL "in-use")
       set(_pch placebench_test_pch.dir/cmake_pch.hxx)
     elseif(_rel MATCHES "^bench/[^/]+_(bench|main|arm)\\.cpp$" OR _rel MATCHES "^bench/micro_")
       set(_pch placebench-micro.dir/cmake_pch.hxx)
+    endif()
+    string(REPLACE "," ";" _skipped "${SKIPPED}")
+    if(_rel IN_LIST _skipped)
+      set(_pch "")  # placebench_skip_precompile_headers
     endif()
     if(EXPECT AND _pch)
       math(EXPR _checked "${_checked} + 1")

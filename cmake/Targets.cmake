@@ -46,6 +46,16 @@ function(placebench_precompile_headers target)
     target_precompile_headers(${target} PRIVATE ${ARGN})
   endif()
 endfunction()
+# placebench_skip_precompile_headers(SOURCE...): SOURCE... (relative to the calling directory) are compiled
+# without their target's PCH, e.g. where the headers it brings change what a call means; build_pch_in_use
+# (cmake/CheckPch.cmake) expects every other source of the PCH targets to have it.
+function(placebench_skip_precompile_headers)
+  set_source_files_properties(${ARGN} PROPERTIES SKIP_PRECOMPILE_HEADERS ON)
+  foreach(_src IN LISTS ARGN)
+    file(RELATIVE_PATH _rel ${PROJECT_SOURCE_DIR} ${CMAKE_CURRENT_SOURCE_DIR}/${_src})
+    set_property(GLOBAL APPEND PROPERTY PLACEBENCH_PCH_SKIPPED ${_rel})
+  endforeach()
+endfunction()
 # ccache caches sources that use a PCH only with these sloppiness settings and, for gcc, -fpch-preprocess
 # (ccache manual, "Precompiled headers"); without them every such source is a cache miss. When the compiler
 # launcher is ccache, it is started with them (this build only: the CCACHE_SLOPPINESS of the environment is replaced).
