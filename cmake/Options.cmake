@@ -39,6 +39,10 @@ if(PLACEBENCH_ENABLE_FUZZING)
     message(STATUS "PLACEBENCH_ENABLE_FUZZING: sanitizers address;undefined (PLACEBENCH_ENABLE_SANITIZERS)")
   endif()
 endif()
+# Precompiled headers for the heavy third-party headers (nlohmann/json, fmt, GoogleTest, <regex>, <filesystem>):
+# the harness library's, and with clang one shared by every GoogleTest executable (cmake/Targets.cmake,
+# docs/testing.md "Build time"). OFF compiles each header in every source.
+option(PLACEBENCH_ENABLE_PCH "Precompile the heavy third-party headers (target_precompile_headers)" ON)
 option(PLACEBENCH_ENABLE_NUMA_VM_TESTING "Register tests that boot a multi-NUMA QEMU guest (label numa-vm)" ON)
 
 # CUDA architectures: SASS for Hopper (sm_90) plus compute_75 PTX as the portable JIT fallback.

@@ -37,6 +37,69 @@ target_compile_definitions(placebench_flags INTERFACE
   PLACEBENCH_HAVE_MPI=$<BOOL:${PLACEBENCH_HAVE_MPI}>
   OMPI_SKIP_MPICXX MPICH_SKIP_MPICXX)
 
+# Precompiled headers (PLACEBENCH_ENABLE_PCH, cmake/Options.cmake). A PCH is valid only for sources compiled
+# with the same flags and macros (gcc warns through -Winvalid-pch, an error with -Werror; clang refuses it), so
+# each library has its own and the GoogleTest executables, which all compile alike, share one.
+# placebench_precompile_headers(TARGET HEADER...): TARGET's sources get HEADER... precompiled.
+function(placebench_precompile_headers target)
+  if(PLACEBENCH_ENABLE_PCH)
+    target_precompile_headers(${target} PRIVATE ${ARGN})
+  endif()
+endfunction()
+# placebench_skip_precompile_headers(SOURCE...): SOURCE... (relative to the calling directory) are compiled
+# without their target's PCH, e.g. where the headers it brings change what a call means; build_pch_in_use
+# (cmake/CheckPch.cmake) expects every other source of the PCH targets to have it.
+function(placebench_skip_precompile_headers)
+  set_source_files_properties(${ARGN} PROPERTIES SKIP_PRECOMPILE_HEADERS ON)
+  foreach(_src IN LISTS ARGN)
+    file(RELATIVE_PATH _rel ${PROJECT_SOURCE_DIR} ${CMAKE_CURRENT_SOURCE_DIR}/${_src})
+    set_property(GLOBAL APPEND PROPERTY PLACEBENCH_PCH_SKIPPED ${_rel})
+  endforeach()
+endfunction()
+# ccache caches sources that use a PCH only with these sloppiness settings and, for gcc, -fpch-preprocess
+# (ccache manual, "Precompiled headers"); without them every such source is a cache miss. When the compiler
+# launcher is ccache, it is started with them (this build only: the CCACHE_SLOPPINESS of the environment is replaced).
+if(PLACEBENCH_ENABLE_PCH)
+  foreach(_lang C CXX)
+    set(_launcher "")
+    if(CMAKE_${_lang}_COMPILER_LAUNCHER)
+      list(GET CMAKE_${_lang}_COMPILER_LAUNCHER 0 _launcher)
+    endif()
+    if(_launcher MATCHES "(^|/)ccache$")
+      set(CMAKE_${_lang}_COMPILER_LAUNCHER ${CMAKE_COMMAND} -E env
+          CCACHE_SLOPPINESS=pch_defines,time_macros,include_file_mtime,include_file_ctime ${CMAKE_${_lang}_COMPILER_LAUNCHER})
+      set(_ccache_pch ON)
+    endif()
+  endforeach()
+  if(_ccache_pch AND CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+    target_compile_options(placebench_flags INTERFACE $<$<COMPILE_LANGUAGE:C,CXX>:-fpch-preprocess>)
+  elseif(_ccache_pch AND CMAKE_CXX_COMPILER_ID MATCHES "Clang")
+    target_compile_options(placebench_flags INTERFACE "$<$<COMPILE_LANGUAGE:C,CXX>:SHELL:-Xclang -fno-pch-timestamp>")
+  endif()
+endif()
+# The GoogleTest executables' headers, precompiled once in placebench_test_pch (an object library with the
+# tests' flags and macros, and an empty source) and reused by every placebench_add_tests target.
+set(PLACEBENCH_TEST_PCH_HEADERS <gtest/gtest.h> <nlohmann/json.hpp> <algorithm> <chrono> <filesystem> <fstream>
+    <map> <regex> <sstream> <string> <thread> <vector>)
+# clang only (the sanitize build): with it, gcc 12 at -O2 inlines differently and reports false
+# -Warray-bounds on string concatenations in several tests (errors with -Werror).
+function(_placebench_test_pch target)
+  if(NOT PLACEBENCH_ENABLE_PCH OR NOT CMAKE_CXX_COMPILER_ID MATCHES "Clang")
+    return()
+  endif()
+  if(NOT TARGET placebench_test_pch)
+    file(CONFIGURE OUTPUT ${PROJECT_BINARY_DIR}/placebench_test_pch.cpp
+         CONTENT "// Anchor of the tests' precompiled header (cmake/Targets.cmake).\n")
+    add_library(placebench_test_pch OBJECT ${PROJECT_BINARY_DIR}/placebench_test_pch.cpp)
+    target_link_libraries(placebench_test_pch PRIVATE placebench_flags nlohmann_json::nlohmann_json GTest::gtest)
+    target_compile_definitions(placebench_test_pch PRIVATE
+      PLACEBENCH_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
+      PLACEBENCH_BINARY_DIR="${PROJECT_BINARY_DIR}")
+    target_precompile_headers(placebench_test_pch PRIVATE ${PLACEBENCH_TEST_PCH_HEADERS})
+  endif()
+  target_precompile_headers(${target} REUSE_FROM placebench_test_pch)
+endfunction()
+
 # placebench_add_module(NAME SOURCES ... [PUBLIC_DEPS ...] [PRIVATE_DEPS ...]): a static library
 # placebench::NAME with include/ as its public headers. PUBLIC_DEPS are what those headers include:
 # consumers compile against them too. PRIVATE_DEPS are what only the module's sources use: still linked
@@ -83,6 +146,7 @@ function(placebench_add_tests dir)
     target_compile_definitions(${_target} PRIVATE
       PLACEBENCH_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
       PLACEBENCH_BINARY_DIR="${PROJECT_BINARY_DIR}")
+    _placebench_test_pch(${_target})
     if(src MATCHES "_device_test\\.cpp$")
       gtest_discover_tests(${_target} WORKING_DIRECTORY ${PROJECT_SOURCE_DIR} DISCOVERY_MODE PRE_TEST
                            PROPERTIES LABELS "device;${ARG_LABELS}" ENVIRONMENT PLACEBENCH_REQUIRE_DEVICE=1)

@@ -58,7 +58,7 @@ if [[ ! -f "$build_dir/CMakeCache.txt" || $# -gt 0 ]]; then
     echo "setup: cmake configure failed (log above)" >&2
     exit 1
   }
-  grep -A9 "^-- placebench " "$build_dir/configure.log" >&2 || true
+  grep -A10 "^-- placebench " "$build_dir/configure.log" >&2 || true
 fi
 cmake --build "$build_dir" -j "$jobs" >&2
 echo "setup: built $build_dir/placebench" >&2
