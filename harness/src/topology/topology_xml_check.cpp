@@ -47,7 +47,7 @@ void Checker::version(const xml::Element& root) {
   auto major = read_decimal(std::string_view(v->value).substr(0, dot), 999999);
   auto minor = dot == std::string::npos ? std::optional<std::uint64_t>() : read_decimal(std::string_view(v->value).substr(dot + 1), 999999);
   if (!major || !minor)
-    fail(v->line, "topology version=" + quoted(v->value) + " is not MAJOR.MINOR, each below 1000000 (e.g. \"2.0\")", kExportFix);
+    fail(v->line, "topology version=" + clipped_quote(v->value) + " is not MAJOR.MINOR, each below 1000000 (e.g. \"2.0\")", kExportFix);
   if (*major > 2)
     fail(v->line, "hwloc XML version " + v->value + " is newer than this hwloc (" HWLOC_VERSION ") reads",
          "export it as v2 (`lstopo --export-xml-flags v2 FILE.xml` with hwloc 3) or with hwloc 2.x");
@@ -56,7 +56,7 @@ void Checker::version(const xml::Element& root) {
 
 void Checker::value(const xml::Element& e, const xml::Attribute& a) const {
   if (const ValueRule* rule = broken_value_rule(a.name, a.value))
-    fail(a.line, where(e) + " attribute " + a.name + "=" + quoted(a.value) + " is not " + std::string(rule->accepted),
+    fail(a.line, where(e) + " attribute " + a.name + "=" + clipped_quote(a.value) + " is not " + std::string(rule->accepted),
          kExportFix);
 }
 

@@ -25,7 +25,7 @@ inline const std::string kExportFix = "correct it, or export the topology again 
 using Bitmap = std::unique_ptr<hwloc_bitmap_s, void (*)(hwloc_bitmap_t)>;
 
 Bitmap read_bitmap(const std::string& s);  // s is already known to be a bitmap
-std::string quoted(const std::string& v);   // at most 40 characters of v, in double quotes
+std::string clipped_quote(const std::string& v);   // at most 40 characters of v, in double quotes
 
 struct ValueRule {
   std::string_view attr;
@@ -66,7 +66,7 @@ class Checker {
   }
   std::string where(const xml::Element& e) const {
     const xml::Attribute* t = e.find("type");
-    return "<" + e.name + (t ? " type=" + quoted(t->value) : "") + ">";
+    return "<" + e.name + (t ? " type=" + clipped_quote(t->value) : "") + ">";
   }
 
   void version(const xml::Element& root);
@@ -86,7 +86,7 @@ class Checker {
   void subset(const xml::Element& e, const char* attr, hwloc_const_bitmap_t inner, hwloc_const_bitmap_t outer,
               const std::string& outer_name) const {
     if (!hwloc_bitmap_isincluded(inner, outer))
-      fail(e.line, where(e) + " " + attr + "=" + quoted(e.find(attr)->value) + " is not inside " + outer_name, kExportFix);
+      fail(e.line, where(e) + " " + attr + "=" + clipped_quote(e.find(attr)->value) + " is not inside " + outer_name, kExportFix);
   }
 
   ObjectView type_of(const xml::Element& e, bool is_root) const;

@@ -19,7 +19,7 @@ ObjectView Checker::type_of(const xml::Element& e, bool is_root) const {
   if (hwloc_type_sscanf(t.c_str(), &v.type, nullptr, 0) < 0) {
     if (t == "Tile" || t == "Module" || (major_ < 2 && t == "Cache")) v.type = HWLOC_OBJ_GROUP;  // hwloc's own fallbacks
     else if (t == "System" && is_root) v.type = HWLOC_OBJ_MACHINE;
-    else fail(e.attrs.front().line, "unknown object type " + quoted(t), "use an hwloc 2 type: Machine, Package, Die, Core, PU, Group, NUMANode, MemCache, L1Cache..L5Cache, L1iCache..L3iCache, Bridge, PCIDev, OSDev, Misc");
+    else fail(e.attrs.front().line, "unknown object type " + clipped_quote(t), "use an hwloc 2 type: Machine, Package, Die, Core, PU, Group, NUMANode, MemCache, L1Cache..L5Cache, L1iCache..L3iCache, Bridge, PCIDev, OSDev, Misc");
   }
   v.kind = hwloc_obj_type_is_memory(v.type) ? Kind::kMemory
            : hwloc_obj_type_is_io(v.type)   ? Kind::kIo
@@ -39,7 +39,7 @@ void Checker::placement(const xml::Element& e, const ObjectView& v, const Object
             : v.kind == Kind::kIo     ? parent->kind == Kind::kNormal || parent->kind == Kind::kIo
                                       : true;
   if (!ok)
-    fail(e.line, where(e) + " (" + kind_name(v.kind) + ") inside <object type=" + quoted(parent->type_name) + "> at line " +
+    fail(e.line, where(e) + " (" + kind_name(v.kind) + ") inside <object type=" + clipped_quote(parent->type_name) + "> at line " +
                      std::to_string(parent->line) + " (" + kind_name(parent->kind) + "), which hwloc 2 does not allow",
          "move it under a normal object; " + kExportFix);
 }
@@ -75,7 +75,7 @@ void Checker::sets(const xml::Element& e, ObjectView& v, const ObjectView* paren
     subset(e, "allowed_cpuset", read_bitmap(e.find("allowed_cpuset")->value).get(), v.complete_cpuset.get(), "its complete_cpuset");
     subset(e, "allowed_nodeset", read_bitmap(e.find("allowed_nodeset")->value).get(), v.complete_nodeset.get(), "its complete_nodeset");
   } else if (parent->complete_cpuset) {
-    std::string of_parent = "the complete sets of its parent <object type=" + quoted(parent->type_name) + "> at line " +
+    std::string of_parent = "the complete sets of its parent <object type=" + clipped_quote(parent->type_name) + "> at line " +
                             std::to_string(parent->line);
     subset(e, "complete_cpuset", v.complete_cpuset.get(), parent->complete_cpuset.get(), of_parent);
     subset(e, "complete_nodeset", v.complete_nodeset.get(), parent->complete_nodeset.get(), of_parent);
@@ -84,7 +84,7 @@ void Checker::sets(const xml::Element& e, ObjectView& v, const ObjectView* paren
     const xml::Attribute* os = e.find("os_index");
     int cpu = hwloc_bitmap_first(v.complete_cpuset.get());
     if (hwloc_bitmap_weight(v.complete_cpuset.get()) != 1 || (os && std::to_string(cpu) != os->value))
-      fail(e.line, where(e) + " complete_cpuset=" + quoted(e.find("complete_cpuset")->value) +
+      fail(e.line, where(e) + " complete_cpuset=" + clipped_quote(e.find("complete_cpuset")->value) +
                        " is not exactly its own CPU" + (os ? " (os_index " + os->value + ")" : std::string()),
            "a PU's cpuset holds its one CPU, bit os_index; " + kExportFix);
   }
@@ -96,12 +96,12 @@ void Checker::numa_node(const xml::Element& e, const ObjectView& v) {
   auto index = read_decimal(os.value);
   auto [it, inserted] = numa_lines_.emplace(*index, e.line);
   if (!inserted)
-    fail(e.line, "two NUMANode objects have os_index=" + quoted(os.value) + " (lines " + std::to_string(it->second) +
+    fail(e.line, "two NUMANode objects have os_index=" + clipped_quote(os.value) + " (lines " + std::to_string(it->second) +
                      " and " + std::to_string(e.line) + "): that changes which node is local and which remote",
          "give each NUMA node its own os_index; " + kExportFix);
   if (v.complete_nodeset &&
       (hwloc_bitmap_weight(v.complete_nodeset.get()) != 1 || !hwloc_bitmap_isset(v.complete_nodeset.get(), static_cast<unsigned>(*index))))
-    fail(e.line, where(e) + " os_index=" + quoted(os.value) + " has complete_nodeset=" + quoted(e.find("complete_nodeset")->value) +
+    fail(e.line, where(e) + " os_index=" + clipped_quote(os.value) + " has complete_nodeset=" + clipped_quote(e.find("complete_nodeset")->value) +
                      ", not the node itself", "a NUMA node's nodeset holds exactly its own os_index; " + kExportFix);
 }
 
@@ -135,12 +135,12 @@ void Checker::object(const xml::Element& e, const ObjectView* parent) {
       if (type_of(child, false).kind != Kind::kNormal || !complete) continue;
       Bitmap cs = read_bitmap(complete->value);
       if (hwloc_bitmap_intersects(cs.get(), siblings.get()))
-        fail(child.line, where(child) + " complete_cpuset=" + quoted(child.find("complete_cpuset")->value) +
+        fail(child.line, where(child) + " complete_cpuset=" + clipped_quote(child.find("complete_cpuset")->value) +
                              " overlaps a sibling's under " + where(e) + " at line " + std::to_string(e.line),
              "the CPU-side children of an object split its CPUs; " + kExportFix);
       // hwloc reorders them with a multi-line "out-of-order XML topology" report on stderr.
       if (previous && hwloc_bitmap_compare_first(cs.get(), previous.get()) < 0)
-        fail(child.line, where(child) + " complete_cpuset=" + quoted(child.find("complete_cpuset")->value) +
+        fail(child.line, where(child) + " complete_cpuset=" + clipped_quote(child.find("complete_cpuset")->value) +
                              " comes after a sibling with higher CPUs (line " + std::to_string(previous_line) + ")",
              "hwloc writes the CPU-side children of an object in CPU order: " + kExportFix);
       hwloc_bitmap_or(siblings.get(), siblings.get(), cs.get());

@@ -57,7 +57,7 @@ Bitmap read_bitmap(const std::string& s) {  // s is already known to be a bitmap
   return b;
 }
 
-std::string quoted(const std::string& v) {
+std::string clipped_quote(const std::string& v) {
   return "\"" + (v.size() > 40 ? v.substr(0, 40) + "..." : v) + "\"";
 }
 
