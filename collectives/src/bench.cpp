@@ -73,7 +73,7 @@ class CaseRunner {
     for (double& b : block_s) {
       session_.barrier();
       // One untimed call first: ranks leave a barrier up to a message latency apart, and that skew would
-      // land in the block (about 5% of a 20-call block of 8 B); after one call the ranks run in the
+      // land in the block (up to one latency over 20 calls: about 5% at 8 B); after one call the ranks run in the
       // steady state of back-to-back calls, which is what a long plain loop measures.
       run_calls(c, call, 1, watch);
       b = run_calls(c, call, cfg_.iters, watch) / cfg_.iters;
