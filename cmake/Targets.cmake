@@ -42,7 +42,7 @@ target_compile_definitions(placebench_flags INTERFACE
 # each library has its own and the GoogleTest executables, which all compile alike, share one.
 # placebench_precompile_headers(TARGET HEADER...): TARGET's sources get HEADER... precompiled.
 function(placebench_precompile_headers target)
-  if(PLACEBENCH_ENABLE_PCH)
+  if(PLACEBENCH_USE_PCH)
     target_precompile_headers(${target} PRIVATE ${ARGN})
   endif()
 endfunction()
@@ -59,7 +59,7 @@ endfunction()
 # ccache caches sources that use a PCH only with these sloppiness settings and, for gcc, -fpch-preprocess
 # (ccache manual, "Precompiled headers"); without them every such source is a cache miss. When the compiler
 # launcher is ccache, it is started with them (this build only: the CCACHE_SLOPPINESS of the environment is replaced).
-if(PLACEBENCH_ENABLE_PCH)
+if(PLACEBENCH_USE_PCH)
   foreach(_lang C CXX)
     set(_launcher "")
     if(CMAKE_${_lang}_COMPILER_LAUNCHER)
@@ -84,7 +84,7 @@ set(PLACEBENCH_TEST_PCH_HEADERS <gtest/gtest.h> <nlohmann/json.hpp> <algorithm> 
 # clang only (the sanitize build): with it, gcc 12 at -O2 inlines differently and reports false
 # -Warray-bounds on string concatenations in several tests (errors with -Werror).
 function(_placebench_test_pch target)
-  if(NOT PLACEBENCH_ENABLE_PCH OR NOT CMAKE_CXX_COMPILER_ID MATCHES "Clang")
+  if(NOT PLACEBENCH_USE_PCH)
     return()
   endif()
   if(NOT TARGET placebench_test_pch)
