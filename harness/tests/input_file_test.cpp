@@ -104,6 +104,15 @@ TEST(YamlDocument, AnAliasBombIsRefusedWithoutWalkingIt) {
   EXPECT_EQ(yaml_error(placebench::testing::alias_bomb("", 3)), "");  // 10^4: aliases are fine in a document of ordinary size
 }
 
+TEST(YamlDocument, ASelfReferencingAliasIsRefusedAsAnExpansion) {
+  // `&b [*b, ...]` expands without end; the walk once kept a path per pending node (quadratic memory:
+  // libFuzzer's 2 GB limit in a CI run, tests/fuzz/regressions/decision/oom-yaml-self-referencing-alias.yaml).
+  std::string e = yaml_error("a: &a [x, x, x]\nb: &b [*a, *b, *b, *b, *b, *b]\n");
+  EXPECT_NE(e.find("expands to more than 100000 values (aliases included)"), std::string::npos) << e;
+  e = yaml_error("outer:\n  list: [1, {inner: caf\xE9}]\n");  // paths are still spelled in full
+  EXPECT_NE(e.find("doc.yaml:2: outer.list[1].inner: the value holds bytes that are not UTF-8"), std::string::npos) << e;
+}
+
 TEST(YamlDocument, KeysArePlainNamesAndTextIsUtf8) {
   std::string e = yaml_error("decision:\n  ? [a, b]\n  : 1\n");
   EXPECT_NE(e.find("doc.yaml:2: decision: a key must be a plain name, not a list or mapping"), std::string::npos) << e;

@@ -108,33 +108,58 @@ std::optional<std::size_t> invalid_utf8_at(std::string_view text) {
 }
 
 std::optional<YamlProblem> yaml_document_problem(const YAML::Node& root, std::size_t max_nodes) {
-  // Iterative, so that neither the expanded size nor the nesting depth can exhaust the stack.
-  std::vector<std::pair<YAML::Node, std::string>> todo{{root, ""}};
+  // Iterative, so that neither the expanded size nor the nesting depth can exhaust the stack. Paths are
+  // not kept per pending node (a self-referencing alias, `&b [*b, *b]`, made them quadratic: gigabytes):
+  // each visited node records its parent and its key or index, and a path is spelled only for a problem.
+  struct Step {
+    std::size_t parent;
+    bool keyed;         // a mapping's child (key), or a sequence's (index)
+    YAML::Node key;     // the mapping's key (a handle into the document)
+    std::size_t index;  // the sequence's index
+  };
+  constexpr std::size_t kRoot = static_cast<std::size_t>(-1);
+  std::vector<Step> steps;
+  std::vector<std::pair<YAML::Node, std::size_t>> todo{{root, kRoot}};  // node, its step (kRoot: the root)
+  auto path_of = [&](std::size_t step) {
+    std::vector<std::size_t> chain;
+    for (std::size_t k = step; k != kRoot; k = steps[k].parent) chain.push_back(k);
+    std::string path;
+    for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+      const Step& st = steps[*it];
+      if (st.keyed) path += (path.empty() ? "" : ".") + st.key.Scalar();
+      else path += "[" + std::to_string(st.index) + "]";
+    }
+    return path;
+  };
   std::size_t visited = 0;
-  auto bad_text = [](const YAML::Node& n, const std::string& path, const char* what) -> std::optional<YamlProblem> {
+  auto bad_text = [&](const YAML::Node& n, std::size_t step, const char* what) -> std::optional<YamlProblem> {
     if (n.IsScalar() && invalid_utf8_at(n.Scalar()))
-      return YamlProblem{line_of(n), path, std::string(what) + " holds bytes that are not UTF-8; save the file as UTF-8"};
+      return YamlProblem{line_of(n), path_of(step), std::string(what) + " holds bytes that are not UTF-8; save the file as UTF-8"};
     return std::nullopt;
   };
   while (!todo.empty()) {
-    auto [node, path] = std::move(todo.back());
+    auto [node, step] = std::move(todo.back());
     todo.pop_back();
-    if (++visited > max_nodes)
+    // Every pending node will be visited too: refuse as soon as the count of both passes the limit.
+    if (++visited + todo.size() > max_nodes)
       return YamlProblem{line_of(node), "",  // the path through the aliases says nothing
                          "the document expands to more than " + std::to_string(max_nodes) +
                              " values (aliases included), more than placebench reads; remove the nested aliases"};
-    if (auto p = bad_text(node, path, "the value")) return p;
+    if (auto p = bad_text(node, step, "the value")) return p;
     if (node.IsSequence()) {
       const YAML::Node& list = node;
-      for (std::size_t i = list.size(); i-- > 0;) todo.emplace_back(list[i], path + "[" + std::to_string(i) + "]");
+      for (std::size_t i = list.size(); i-- > 0;) {
+        steps.push_back({step, false, YAML::Node(), i});
+        todo.emplace_back(list[i], steps.size() - 1);
+      }
     } else if (node.IsMap()) {
       for (auto it = node.begin(); it != node.end(); ++it) {
         const YAML::Node key = it->first;
         if (!key.IsScalar())
-          return YamlProblem{line_of(key), path, "a key must be a plain name, not a list or mapping"};
-        std::string child = path.empty() ? key.Scalar() : path + "." + key.Scalar();
-        if (auto p = bad_text(key, path, "a key")) return p;
-        todo.emplace_back(it->second, std::move(child));
+          return YamlProblem{line_of(key), path_of(step), "a key must be a plain name, not a list or mapping"};
+        if (auto p = bad_text(key, step, "a key")) return p;
+        steps.push_back({step, true, key, 0});
+        todo.emplace_back(it->second, steps.size() - 1);
       }
     }
   }
