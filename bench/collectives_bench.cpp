@@ -24,6 +24,7 @@
 #include "placebench/collectives/bench.h"
 #include "placebench/collectives/mpi_info.h"
 #include "placebench/collectives/mpi_session.h"
+#include "placebench/stats/quantile.h"
 #if PLACEBENCH_HAVE_MPI
 #include <mpi.h>
 #endif
@@ -70,10 +71,10 @@ double reference_us(coll::MpiSession& s, std::size_t bytes) {
 #endif
 }
 
+// The statistics library's median (Hyndman & Fan type 7: the mean of the middle two for an even count).
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
-  std::size_t n = v.size();
-  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+  return placebench::stats::quantile_estimate_sorted(v, 0.5);
 }
 
 // One size: kPairs pairs of (reference, placebench's driver with the command's defaults), the order
