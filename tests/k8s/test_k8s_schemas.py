@@ -15,9 +15,8 @@ import yaml
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import k8s_schema  # noqa: E402
+from recipes import K8S, ROOT, render_admission_job  # noqa: E402
 
-ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-K8S = os.path.join(ROOT, "scripts", "k8s")
 # Fixtures that are broken on purpose (a reader's error path is tested with them): each must stay unreadable,
 # else it belongs in the check like any other.
 NOT_PARSEABLE = {"tests/fixtures/proc/kubelet/malformed.yaml"}
@@ -32,21 +31,6 @@ def test_files():
     for ext in ("json", "yaml", "yml"):
         files += glob.glob(os.path.join(ROOT, "tests", "**", f"*.{ext}"), recursive=True)
     return sorted(f for f in files if "/tests/k8s/schemas/" not in f)
-
-
-def render_admission_job():
-    """scripts/k8s/admission-job.yaml with its __PLACEHOLDERS__ filled as admission-test.sh's defaults do."""
-    with open(os.path.join(K8S, "admission-test.sh"), encoding="utf-8") as f:
-        script_placeholders = set(re.findall(r"s\|(__[A-Z_]+__)\|", f.read()))
-    values = {"__NAME__": "placebench-admission", "__NAMESPACE__": "default", "__WORKERS__": "4", "__GPUS__": "2",
-              "__IMAGE__": "registry.example.com/placebench:latest", "__FAIL_READY_INDEX__": "-1"}
-    assert script_placeholders == set(values), f"admission-test.sh fills {sorted(script_placeholders)}"
-    with open(os.path.join(K8S, "admission-job.yaml"), encoding="utf-8") as f:
-        text = f.read()
-    for k, v in values.items():
-        text = text.replace(k, v)
-    assert "__" not in re.sub(r"#.*", "", text), "a placeholder admission-test.sh does not fill"
-    return text
 
 
 class Recipes(unittest.TestCase):
