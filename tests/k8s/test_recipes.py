@@ -9,6 +9,8 @@ import tempfile
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import k8s_schema  # noqa: E402
+import yaml  # noqa: E402
 from recipes import K8S, pod_templates, recipe_documents  # noqa: E402
 
 NODE_FILE = "/run/placebench/host-name"
@@ -153,6 +155,50 @@ class NoBroadHostAccess(unittest.TestCase):
         self.assertIs(sc["allowPrivilegeEscalation"], False)
         # The PodResources socket is where the audit looks for it (the kubelet's default path).
         self.assertIn("/var/lib/kubelet/pod-resources", mounts_by_path(audit))
+
+
+class HostNetworkVariant(unittest.TestCase):
+    """scripts/k8s/host-network.py: the recipes for NCCL over the host network and RDMA, still accepted objects."""
+
+    path = os.path.join(K8S, "host-network.py")
+
+    def variant(self, *args):
+        return subprocess.run([sys.executable, self.path, *args], capture_output=True, text=True, timeout=60)
+
+    def test_workers_on_the_host_network_with_rdma(self):
+        for name, kind, launcher_role, worker_role in TheNodeNotThePod.CASES:
+            with self.subTest(name):
+                r = self.variant(os.path.join(K8S, name), "--rdma", "rdma/rdma_shared_device_a=1", "--ssh-port", "2022")
+                self.assertEqual(r.returncode, 0, r.stderr)
+                docs = [d for d in yaml.safe_load_all(r.stdout) if d]
+                self.assertEqual(k8s_schema.file_problems(name, docs), [])
+                self.assertEqual([d["kind"] for d in docs], [d["kind"] for d in recipe_documents(name)])
+                job = next(d for d in docs if d["kind"] == kind)
+                templates = pod_templates(job)
+                worker, launcher = templates[worker_role]["spec"], templates[launcher_role]["spec"]
+                self.assertIs(worker["hostNetwork"], True)
+                self.assertEqual(worker["dnsPolicy"], "ClusterFirstWithHostNet")
+                self.assertNotIn("hostNetwork", launcher)
+                self.assertIn("/usr/sbin/sshd -p 2022 -D", script_of(worker["containers"][0]))
+                resources = worker["containers"][0]["resources"]
+                self.assertEqual(resources["limits"]["rdma/rdma_shared_device_a"], 1)
+                self.assertEqual(resources["requests"], resources["limits"])
+                env = {k: v.get("value") for k, v in env_of(launcher["containers"][0]).items()}
+                self.assertEqual(env["PLACEBENCH_MPIRUN_ARGS"], "--mca plm_rsh_args -p2022")
+                self.assertEqual((env["NCCL_DEBUG"], env["NCCL_DEBUG_SUBSYS"]), ("INFO", "INIT,NET"))
+                # Every mpirun of the launcher reaches the workers' port: the wrapper reads the variable, the
+                # per-node check's own mpirun passes it.
+                self.assertIn("-x PLACEBENCH_BIN ${PLACEBENCH_MPIRUN_ARGS:-}", script_of(launcher["containers"][0]))
+                self.assertIn("podAntiAffinity", worker["affinity"])
+
+    def test_refuses_what_it_cannot_change(self):
+        r = self.variant(os.path.join(K8S, "audit-pod.yaml"))
+        self.assertEqual(r.returncode, 2)
+        self.assertEqual(r.stderr.count("\n"), 1, r.stderr)
+        self.assertIn("no MPIJob or Volcano Job with workers and a launcher", r.stderr)
+        r = self.variant(os.path.join(K8S, "mpijob.yaml"), "--rdma", "rdma/ib")
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("give RESOURCE=COUNT", r.stderr)
 
 
 class CheckNodeScript(unittest.TestCase):
