@@ -34,16 +34,17 @@ if [[ ${#missing[@]} -gt 0 && "${PLACEBENCH_SKIP_APT:-0}" != 1 ]]; then
 fi
 
 # The report environment: .venv with scripts/requirements-report.txt (matplotlib, PyYAML) for
-# scripts/report.py, `placebench report` and tests/report/. Rebuilt only when the requirements change
-# (a stamp holds their hash). PLACEBENCH_SKIP_VENV=1 skips it (the report tests are then skipped).
-requirements=scripts/requirements-report.txt
-want=$(sha256sum "$requirements" | cut -d' ' -f1)
+# scripts/report.py, `placebench report` and tests/report/, and scripts/requirements-test.txt for the tests
+# (tests/k8s/). Rebuilt only when the requirements change (a stamp holds their hash).
+# PLACEBENCH_SKIP_VENV=1 skips it (the report and k8s tests are then skipped).
+requirements=(scripts/requirements-report.txt scripts/requirements-test.txt)
+want=$(cat "${requirements[@]}" | sha256sum | cut -d' ' -f1)
 if [[ "${PLACEBENCH_SKIP_VENV:-0}" != 1 && "$(cat .venv/.requirements.sha256 2>/dev/null)" != "$want" ]]; then
-  echo "setup: creating the report environment .venv from $requirements" >&2
-  if python3 -m venv .venv && .venv/bin/pip install -q --disable-pip-version-check -r "$requirements"; then
+  echo "setup: creating the report environment .venv from ${requirements[*]}" >&2
+  if python3 -m venv .venv && .venv/bin/pip install -q --disable-pip-version-check -r "${requirements[0]}" -r "${requirements[1]}"; then
     echo "$want" >.venv/.requirements.sha256
   else
-    echo "setup: could not create .venv (python3 -m venv .venv && .venv/bin/pip install -r $requirements);" \
+    echo "setup: could not create .venv (python3 -m venv .venv && .venv/bin/pip install -r ${requirements[0]} -r ${requirements[1]});" \
          "install python3-venv and check that PyPI is reachable, or set PLACEBENCH_SKIP_VENV=1 to build without reports" >&2
     exit 1
   fi

@@ -5,7 +5,7 @@ of its apiVersion and kind, for one named Kubernetes version, with unknown field
 Schemas:
   - core and built-in API groups (v1 Pod, Event, PersistentVolumeClaim, resource.k8s.io ResourceClaim and
     ResourceSlice, ...): the Kubernetes OpenAPI schemas of KUBERNETES_VERSION shipped by the PyPI package
-    kubernetes-validate (scripts/requirements-report.txt), in their "strict" form (additionalProperties: false);
+    kubernetes-validate (scripts/requirements-test.txt), in their "strict" form (additionalProperties: false);
   - custom resources (Volcano, Kubeflow, Kueue, JobSet, LeaderWorkerSet, scheduler-plugins) and the kubelet's
     config file: tests/k8s/schemas/<group>_<version>_<kind>.json, each naming its source in its $comment
     (derived from the project's published CRD by tests/k8s/derive_crd_schema.py, or written from the types).
