@@ -4,9 +4,12 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <ctime>
+#include <fstream>
 
 #include "placebench/harness/build_info.h"
+#include "placebench/harness/errors.h"
 
 namespace placebench::harness {
 
@@ -21,7 +24,31 @@ std::string utc_now(const char* format) {
 
 std::string utc_timestamp_now() { return utc_now("%Y-%m-%dT%H:%M:%SZ"); }
 
+namespace {
+
+// A node name names a directory (runs/<node>/): letters, digits, '.', '-', '_', not "." or "..".
+std::string plain_node_name(const std::string& name, const std::string& from) {
+  bool plain = !name.empty() && name.size() <= 255 && name != "." && name != ".." &&
+               name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-_") == std::string::npos;
+  if (!plain)
+    throw InputError(from + ": '" + name + "' is not a plain node name (letters, digits, '.', '-', '_'; "
+                     "it names a directory); set a plain name or unset it to use the host name");
+  return name;
+}
+
+}  // namespace
+
 std::string local_host_name() {
+  if (const char* forced = std::getenv("PLACEBENCH_HOST_NAME")) return plain_node_name(forced, "PLACEBENCH_HOST_NAME");
+  if (const char* file = std::getenv("PLACEBENCH_HOST_NAME_FILE")) {
+    std::ifstream in(file);
+    std::string name;
+    if (!in || !std::getline(in, name))
+      throw InputError(std::string("PLACEBENCH_HOST_NAME_FILE: cannot read a node name from ") + file +
+                       " (in a pod, the entrypoint writes spec.nodeName there from the downward API: scripts/k8s/); "
+                       "write the file or unset the variable to use the host name");
+    return plain_node_name(name, std::string("PLACEBENCH_HOST_NAME_FILE ") + file);
+  }
   char host[256] = {};
   if (gethostname(host, sizeof host - 1) != 0 || host[0] == '\0') return "unknown";
   return host;

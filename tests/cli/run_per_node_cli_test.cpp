@@ -45,6 +45,33 @@ TEST(RunPerNodeCli, OneProcessWritesOutNodeRun) {
   EXPECT_EQ(count, 2);
 }
 
+// In a pod the host name is the pod's: the recipes write spec.nodeName into a file that
+// PLACEBENCH_HOST_NAME_FILE names (ranks started over ssh do not inherit the pod's environment), and the
+// node's name is then the run directory's and the run's host (fleet ranks nodes, not pods).
+TEST(RunPerNodeCli, TheNodeNameFromAFileNamesTheRunAndItsHost) {
+  std::string out = fresh("file");
+  std::string file = ::testing::TempDir() + "/pb-per-node-cli-host-name";
+  std::ofstream(file) << "gpu-node-9\n";
+  auto r = run_command({placebench_binary(), "run", "--per-node", "--config", tiny(), "--rounds", "3:3", "--out", out}, 60,
+                       {"PLACEBENCH_HOST_NAME_FILE=" + file});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::vector<fs::path> runs;
+  for (const auto& e : fs::directory_iterator(fs::path(out) / "gpu-node-9")) runs.push_back(e.path());
+  ASSERT_EQ(runs.size(), 1u);
+  std::ifstream in(runs[0] / "run.json");
+  nlohmann::json ctx = nlohmann::json::parse(in);
+  EXPECT_EQ(ctx["host"], "gpu-node-9");
+  EXPECT_EQ(ctx["per_node"]["node"], "gpu-node-9");
+  fs::remove(file);
+  std::string out2 = fresh("file-missing");
+  auto missing = run_command({placebench_binary(), "run", "--per-node", "--config", tiny(), "--out", out2}, 30,
+                             {"PLACEBENCH_HOST_NAME_FILE=" + file});
+  EXPECT_EQ(missing.exit_code, 2) << missing.err;
+  EXPECT_NE(missing.err.find("placebench: PLACEBENCH_HOST_NAME_FILE: cannot read a node name from " + file), std::string::npos)
+      << missing.err;
+  EXPECT_FALSE(fs::exists(out2));
+}
+
 TEST(RunPerNodeCli, NodeNameMustBePlain) {
   for (std::string bad : {"../escape", "a/b", "", ".."}) {
     std::string out = fresh("bad");

@@ -21,6 +21,7 @@
 #include "placebench/harness/collectives_driver/mpi_command.h"
 #include "placebench/harness/collectives_driver/rank_placement.h"
 #include "placebench/harness/errors.h"
+#include "placebench/harness/evidence.h"
 #include "placebench/harness/units.h"
 #include "placebench/kernels/device_runtime.h"
 
@@ -132,7 +133,7 @@ int run_collective_command(const CollectiveOptions& opt) {
   if (status != 0) return status;
 
   coll::MpiSession session(stall_s);
-  RankIdentity who{session.rank(), session.local_rank(), session.local_size(), session.host()};
+  RankIdentity who{session.rank(), session.local_rank(), session.local_size(), local_host_name()};
   std::unique_ptr<RankPlacement> placement;
   BackendChoice choice;
   status = run_setup_agreed(session, [&] {

@@ -19,6 +19,7 @@
 #include "placebench/harness/collectives_driver/mpi_command.h"
 #include "placebench/harness/collectives_driver/rank_placement.h"
 #include "placebench/harness/errors.h"
+#include "placebench/harness/evidence.h"
 #include "placebench/harness/units.h"
 #include "placebench/kernels/device_runtime.h"
 
@@ -204,7 +205,7 @@ int run_gang_command(const GangOptions& opt) {
   if (status != 0) return status;
 
   coll::MpiSession session(stall_s);
-  RankSetup rank{{session.rank(), session.local_rank(), session.local_size(), session.host()}, nullptr, ""};
+  RankSetup rank{{session.rank(), session.local_rank(), session.local_size(), local_host_name()}, nullptr, ""};
   status = run_setup_agreed(session, [&] { set_up_rank(session, opt, arm, cfg, rank); });
   if (status != 0) return status;
   cfg.backend = agree_on_backend(session, cfg.backend);  // the reason stays the rank's own, as it always has

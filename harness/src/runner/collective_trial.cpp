@@ -8,6 +8,7 @@
 #include "placebench/harness/collectives_driver/backend_choice.h"
 #include "placebench/harness/collectives_driver/rank_placement.h"
 #include "placebench/harness/errors.h"
+#include "placebench/harness/evidence.h"
 #include "placebench/hostpipe/binding.h"
 #include "placebench/hostpipe/cpulist.h"
 #include "placebench/hostpipe/process_limits.h"
@@ -58,7 +59,7 @@ WorkloadRun collective_trial(const Inventory& inv, const ExperimentConfig& confi
                              coll::MpiSession& session) {
   reset_main_thread_placement(inv);
   coll::CollectiveBenchConfig cfg = bench_config(config, cls);
-  RankIdentity who{session.rank(), session.local_rank(), session.local_size(), session.host()};
+  RankIdentity who{session.rank(), session.local_rank(), session.local_size(), local_host_name()};
   PlanRequest req = cls.plan_request({arm});
   RankDevice dev = rank_device(inv, req.device, who, 1);
   coll::Backend mine = choose_class_backend(cls.name, cls.workload.backend, nccl_support(dev, kernels::query_device_runtime()));

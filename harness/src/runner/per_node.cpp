@@ -12,17 +12,7 @@
 
 namespace placebench::harness {
 
-std::string node_name() {
-  const char* forced = std::getenv("PLACEBENCH_HOST_NAME");
-  if (!forced) return local_host_name();
-  std::string name = forced;
-  bool plain = !name.empty() && name.size() <= 255 && name != "." && name != ".." &&
-               name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-_") == std::string::npos;
-  if (!plain)
-    throw InputError("PLACEBENCH_HOST_NAME: '" + name + "' is not a plain node name (letters, digits, '.', '-', '_'; "
-                     "it names a directory); set a plain name or unset it to use the host name");
-  return name;
-}
+std::string node_name() { return local_host_name(); }
 
 int launcher_local_rank() {
   for (const char* var : {"OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "PMI_LOCAL_RANK", "PALS_LOCAL_RANKID", "SLURM_LOCALID"}) {

@@ -4,6 +4,7 @@
 #include <fstream>
 #include <cstdlib>
 
+#include "placebench/harness/evidence.h"
 #include "placebench/harness/topology/gpu_mapping.h"
 #include "placebench/harness/topology/inventory.h"
 #include "placebench/hostpipe/cpulist.h"
@@ -55,8 +56,7 @@ void check_sysfs(GpuInfo& gpu, const std::string& sysfs_root) {
 }  // namespace
 
 void cross_check_live(Inventory& inv, const kernels::DeviceRuntime& runtime, const std::string& sysfs_root) {
-  char host[256] = {0};
-  if (gethostname(host, sizeof host - 1) == 0) inv.host = host;
+  inv.host = local_host_name();
   for (GpuInfo& gpu : inv.gpus) check_sysfs(gpu, sysfs_root);
 
   const char* visible_env = std::getenv("CUDA_VISIBLE_DEVICES");

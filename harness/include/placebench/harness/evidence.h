@@ -7,7 +7,7 @@
 namespace placebench::harness {
 
 struct Evidence {
-  std::string host;                // gethostname(), or "unknown"
+  std::string host;                // local_host_name()
   std::string generated_at;        // UTC, ISO 8601 with a Z ("2026-12-01T14:05:00Z")
   std::string placebench_version;  // placebench_version()
 };
@@ -21,7 +21,11 @@ std::string utc_timestamp_now();
 // The current UTC time in a strftime format (run directory names use "%Y%m%d-%H%M%S").
 std::string utc_now(const char* format);
 
-// This host's name (gethostname), "unknown" when it cannot be read.
+// This node's name, the host every record carries: PLACEBENCH_HOST_NAME when set, else the first line of
+// the file PLACEBENCH_HOST_NAME_FILE names (a pod's entrypoint writes spec.nodeName there, for processes
+// started over ssh, which do not inherit the pod's environment), else gethostname() ("unknown" when it cannot
+// be read). A name from either variable must be plain (letters, digits, '.', '-', '_': it names a
+// directory) and a named file must be readable, else InputError.
 std::string local_host_name();
 
 // Adds "host", "generated_at" and "placebench_version" to a JSON object (keys it already has are kept).

@@ -13,10 +13,10 @@ class MpiSession;
 
 namespace placebench::harness {
 
-// This process's node name for directory names: PLACEBENCH_HOST_NAME when set (tests simulate several
-// hosts on one machine with it; it names directories only, nothing is measured differently), else the
-// host name. Throws InputError when PLACEBENCH_HOST_NAME is empty or not a plain name (letters, digits,
-// '.', '-', '_'; not "." or "..").
+// This process's node name for directory names: local_host_name() (evidence.h): PLACEBENCH_HOST_NAME when
+// set (tests simulate several hosts on one machine with it; pods set it from spec.nodeName; nothing is
+// measured differently), else PLACEBENCH_HOST_NAME_FILE's first line, else the host name. Throws InputError
+// when the name is empty or not plain (letters, digits, '.', '-', '_'; not "." or "..").
 std::string node_name();
 
 // The rank within its node that the launcher gave this process (OMPI_COMM_WORLD_LOCAL_RANK, MPI_LOCALRANKID,
