@@ -15,7 +15,7 @@ mode=release hold_node="" out="" placebench="${PLACEBENCH:-placebench}" name=pla
 usage() {
   cat <<USAGE
 usage: admission-test.sh --image IMAGE [--hold-node NODE] [options]
-  --workers N          gang size (default 4)
+  --workers N          gang size, one worker per node (default 4): the GPU nodes that can take one
   --gpus-per-worker G  GPUs per worker (default 2)
   --namespace NS       namespace (default default)
   --image IMAGE        worker image holding /opt/placebench (required)

@@ -59,6 +59,18 @@ class OneWorkerPerNode(unittest.TestCase):
                 self.assertIn("placebench/job", selector)
                 self.assertEqual(selector["placebench/job"], workload(name, kind)["metadata"]["name"])
 
+    def test_launchers_prefer_a_node_without_a_worker(self):
+        # A rank's host is its node; admission --gang matches it to the only pod of the job on that node.
+        for name, kind, launcher_role, worker_role in TheNodeNotThePod.CASES:
+            with self.subTest(name):
+                templates = pod_templates(workload(name, kind))
+                terms = templates[launcher_role]["spec"]["affinity"]["podAntiAffinity"]["preferredDuringSchedulingIgnoredDuringExecution"]
+                worker_labels = templates[worker_role]["metadata"]["labels"]
+                term = terms[0]["podAffinityTerm"]
+                self.assertEqual(term["topologyKey"], "kubernetes.io/hostname")
+                self.assertTrue(term["labelSelector"]["matchLabels"].items() <= worker_labels.items())
+                self.assertEqual(term["labelSelector"]["matchLabels"]["app.kubernetes.io/component"], "worker")
+
     def test_node_count_written_once(self):
         # The gang minimum is the controllers' default (every pod), so replicas is the one node count.
         mpijob = workload("mpijob.yaml", "MPIJob")
