@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # Installs placebench's Debian packages (idempotent: only what is missing), then configures and builds
-# into build/. Usage: scripts/setup.sh [extra cmake -D options...]
+# into build/ what the main job needs (target placebench_tools: the placebench CLI, and with CUDA the GPU
+# node check's reference program). Usage: scripts/setup.sh [extra cmake -D options...]
 # Environment: PLACEBENCH_BUILD_DIR (default build), PLACEBENCH_JOBS (default: number of CPUs),
 #              PLACEBENCH_SKIP_APT=1 to skip the package step (e.g. on a node without root),
-#              PLACEBENCH_ENABLE_WERROR=ON to make compiler warnings errors (.ci/run does).
+#              PLACEBENCH_ENABLE_WERROR=ON to make compiler warnings errors (.ci/run does),
+#              PLACEBENCH_SETUP_TESTS=1 to install the test-only packages too and build every target
+#              (scripts/test.sh sets it: the tests, fuzz targets and placebench-micro).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -13,10 +16,12 @@ packages=(
   libopenmpi-dev openmpi-bin
   libyaml-cpp-dev nlohmann-json3-dev libcli11-dev libspdlog-dev libfmt-dev
   libgtest-dev libgmock-dev libbenchmark-dev
-  qemu-system-x86 busybox-static cpio gzip iproute2
-  python3 python3-venv chromium
-  clang libclang-rt-14-dev
+  gzip iproute2 python3 python3-venv
 )
+# Only the tests use these: the multi-NUMA guests, the report screenshots, the sanitizer and fuzz build.
+if [[ "${PLACEBENCH_SETUP_TESTS:-0}" == 1 ]]; then
+  packages+=(qemu-system-x86 busybox-static cpio chromium clang libclang-rt-14-dev)
+fi
 
 missing=()
 for p in "${packages[@]}"; do
@@ -61,5 +66,10 @@ if [[ ! -f "$build_dir/CMakeCache.txt" || $# -gt 0 ]]; then
   }
   grep -A10 "^-- placebench " "$build_dir/configure.log" >&2 || true
 fi
-cmake --build "$build_dir" -j "$jobs" >&2
-echo "setup: built $build_dir/placebench" >&2
+if [[ "${PLACEBENCH_SETUP_TESTS:-0}" == 1 ]]; then
+  cmake --build "$build_dir" -j "$jobs" >&2
+  echo "setup: built every target in $build_dir" >&2
+else
+  cmake --build "$build_dir" -j "$jobs" --target placebench_tools >&2
+  echo "setup: built $build_dir/placebench (scripts/test.sh builds the tests)" >&2
+fi

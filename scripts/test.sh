@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every placebench test, in three stages (docs/testing.md), each timed:
-#   tests:    scripts/setup.sh (packages, .venv, the build in build/), then ctest there;
+#   tests:    scripts/setup.sh with PLACEBENCH_SETUP_TESTS=1 (packages, .venv, every target in build/),
+#             then ctest there;
 #   sanitize: a clang build in build-sanitize/ with ASan + UBSan and libFuzzer coverage (CUDA, NCCL, MPI
 #             off) of the modules' unit tests and the fuzz targets, then their ctest (labels unit and
 #             fuzz-regression) under the sanitizers;
@@ -40,7 +41,7 @@ stage() {
 }
 
 tests() {
-  scripts/setup.sh
+  PLACEBENCH_SETUP_TESTS=1 scripts/setup.sh
   ctest --test-dir "$build_dir" --output-on-failure -j "$jobs" --timeout 600 "$@"
 }
 
