@@ -152,6 +152,36 @@ TEST(CheckEvaluate, VerdictsAndCompleteness) {
   EXPECT_EQ(r.failures(), 1);
 }
 
+// Issue 26: a failed A/A control fails `check` whatever the reference asks, and a verdict's warnings
+// (what later rounds found) are said beside it.
+TEST(CheckEvaluate, AFailedAaControlIsAFailingCheck) {
+  RunEvidence ev = evidence();
+  json& remote = ev.summary["classes"][0]["arms"][1];
+  Expectation v;
+  v.class_name = "c";
+  v.arm = "unpinned";
+  v.verdicts = {"inconclusive"};
+  v.name = "v";
+  EXPECT_EQ(evaluate_checks(exps({v}), ev).failures(), 0);
+  remote["role"] = "control";
+  remote["verdict"] = "control";
+  remote["aa_check"] = "failed";
+  CheckReport r = evaluate_checks(exps({v}), ev);
+  ASSERT_EQ(r.checks.size(), 2u);
+  EXPECT_EQ(r.checks[0].name, "A/A control c/remote");
+  EXPECT_FALSE(r.checks[0].passed);
+  EXPECT_NE(r.checks[0].message.find("failed A/A check: c/remote"), std::string::npos) << r.checks[0].message;
+  EXPECT_NE(r.checks[0].message.find("[+4.00, +12.00]%"), std::string::npos) << r.checks[0].message;
+  EXPECT_EQ(r.failures(), 1);
+  remote["aa_check"] = "passed";
+  EXPECT_EQ(evaluate_checks(exps({v}), ev).failures(), 0);
+  json& unpinned = ev.summary["classes"][0]["arms"][2];
+  unpinned["verdict_warnings"] = {"placement not verified in 1 of 40 trials after the deciding look (20 rounds)"};
+  const CheckResult c = one(exps({v}), ev);
+  EXPECT_TRUE(c.passed);
+  EXPECT_NE(c.actual.find("; warning: placement not verified"), std::string::npos) << c.actual;
+}
+
 TEST(CheckEvaluate, ReadsTheCommittedRunAndRecomputesAMissingSummary) {
   std::string fixture = std::string(PLACEBENCH_SOURCE_DIR) + "/tests/fixtures/results/tiny-run";
   RunEvidence ev = load_run_evidence(fixture);

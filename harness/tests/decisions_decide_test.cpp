@@ -305,10 +305,35 @@ TEST(DecideInput, AnUnrealisedArmIsNeverDecidedFrom) {
     remote["verdict"] = role;
     remote["realised"] = false;
     remote["unrealised_reason"] = "degenerate: it ran with the placement of local (an A/A control)";
+    for (const char* key : {"detectable_pct", "repeated_p", "holm_adjusted_p"}) remote[key] = nullptr;  // no verdict
+    remote["stop_reason"] = "";
     run.write();
     DecideReport r = decide_run_directory(run.dir.string(), {});
     EXPECT_FALSE(r.classes[0].decidable) << role;
     EXPECT_NE(r.classes[0].reason.find("the 'remote' arm was not realised"), std::string::npos) << r.classes[0].reason;
     EXPECT_TRUE(r.classes[1].decidable);  // the other classes are still decided
   }
+}
+
+// Issue 26: a class whose A/A control differs from the baseline is not decided from: its ratios are not
+// placement effects.
+TEST(DecideInput, AFailedAaControlKeepsItsClassUndecided) {
+  ScratchRun run;
+  nlohmann::json& unpinned = run.summary["classes"][0]["arms"][2];
+  ASSERT_EQ(unpinned["arm"], "unpinned");
+  unpinned["role"] = "control";
+  unpinned["verdict"] = "control";
+  unpinned["realised"] = false;
+  unpinned["unrealised_reason"] = "degenerate: it ran with the placement of local (an A/A control)";
+  for (const char* key : {"detectable_pct", "repeated_p", "holm_adjusted_p"}) unpinned[key] = nullptr;
+  unpinned["stop_reason"] = "";
+  unpinned["aa_check"] = "passed";
+  run.write();
+  EXPECT_TRUE(decide_run_directory(run.dir.string(), {}).classes[0].decidable);
+  unpinned["aa_check"] = "failed";
+  run.write();
+  DecideReport r = decide_run_directory(run.dir.string(), {});
+  EXPECT_FALSE(r.classes[0].decidable);
+  EXPECT_NE(r.classes[0].reason.find("its A/A control 'unpinned' failed"), std::string::npos) << r.classes[0].reason;
+  EXPECT_TRUE(r.classes[1].decidable);
 }

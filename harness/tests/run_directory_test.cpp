@@ -166,6 +166,13 @@ TEST(RunDirectory, EachTrialLineIsChecked) {
       {with(trial(1), "summary", {{"p99_ns", 1.0}}), "trials.jsonl:2: summary.median_ns: missing"},
       {with(trial(1), "flags", "x"), "trials.jsonl:2: flags: expected a list, got \"x\""},
       {trial(0), "trials.jsonl:2: repeats the trial of class \"c\", round 0, arm \"local\" of line 1"},
+      // Issue 26: a placement record that contradicts the trial's flags (roles are read from the flags).
+      {with(trial(1), "placement", {{"status", "verified"}, {"degenerate", true}}),
+       "trials.jsonl:2: placement.degenerate: is true, but flags has no \"degenerate\""},
+      {with(with(trial(1), "flags", {"degenerate"}), "placement", {{"status", "verified"}, {"degenerate", false}}),
+       "trials.jsonl:2: placement.degenerate: is false, but flags has \"degenerate\""},
+      {with(trial(1), "placement", {{"status", "failed"}, {"degenerate", false}}),
+       "trials.jsonl:2: placement.status: is \"failed\", but flags has no \"placement_failed\""},
   };
   std::string dir = fresh("pb-rundir-lines");
   RunDirectory::create("", dir, "h", run_json());

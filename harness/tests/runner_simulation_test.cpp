@@ -38,13 +38,44 @@ TEST(RunSimulation, AaAnyArmFalseDifferentIsAtMostFivePercent) {
   }
 }
 
-TEST(RunSimulation, DependentRoundsAreFlaggedWhenTheyWouldMislead) {
-  RunSimulation s = default_plan(400, 0.0, 12);
-  s.ar_phi = 0.8;
+// Issue 26: dependence changes the decision. With AR(1) rounds (rho up to 0.8) the A/A any-arm false
+// faster/slower rate holds 5% at both margins, and a true 2.5% effect is rarely called equivalent, whether
+// or not the rounds were flagged (before: 35.8% and 6.0% at rho 0.8).
+TEST(RunSimulation, DependentRoundsDoNotMislead) {
+  for (double phi : {0.5, 0.8}) {
+    for (double margin : {0.0, 2.0}) {
+      RunSimulation s = default_plan(300, margin, 12);
+      s.ar_phi = phi;
+      const SimulationResult r = simulate_runs(s);
+      EXPECT_LE(rate(r.any_false_different, r.experiments), 0.05) << "rho " << phi << ", margin " << margin;
+    }
+    RunSimulation e = default_plan(300, 2.0, 15);
+    e.ar_phi = phi;
+    e.effect_pct["staging-4m/remote"] = 2.5;
+    const ArmTally t = simulate_runs(e).arms.at("staging-4m/remote");
+    EXPECT_LE(rate(t.equivalent, 300), 0.05) << "rho " << phi;
+  }
+}
+
+// Under independence few runs carry the dependence flag (it is a 1% test per arm now; before, 11% of runs).
+TEST(RunSimulation, IndependentRoundsAreRarelyFlagged) {
+  const SimulationResult r = simulate_runs(default_plan(300, 2.0, 16));
+  EXPECT_LE(rate(r.any_flagged, r.experiments), 0.05);
+}
+
+// A verdict decided before a placement failed stays: the failure only adds a warning.
+// A verdict decided before a placement failed stays: the failure only adds a warning. The remote arm sits
+// on the margin (2%), so the class runs on to its last look, past the unpinned arm's failure at round 45.
+TEST(RunSimulation, AVerdictDecidedBeforeALateFailureStands) {
+  RunSimulation s = default_plan(100, 2.0, 17);
+  s.effect_pct["staging-4m/remote"] = 2.0;
+  s.effect_pct["staging-4m/unpinned"] = 12.0;
+  s.fails_from["staging-4m/unpinned"] = 45;
   const SimulationResult r = simulate_runs(s);
-  EXPECT_LE(rate(r.any_false_different_unflagged, r.experiments), 0.05);
-  // The flag fires for most such experiments.
-  EXPECT_GT(rate(r.arms.at("staging-4m/remote").dependence_flagged, r.experiments), 0.5);
+  const ArmTally& unpinned = r.arms.at("staging-4m/unpinned");
+  EXPECT_GE(rate(unpinned.slower, r.experiments), 0.95);  // decided by look 4 and kept (before: unrealised)
+  EXPECT_EQ(unpinned.faster + unpinned.equivalent, 0);
+  EXPECT_GT(r.mean_rounds, 45);  // the failure did happen in most runs
 }
 
 TEST(RunSimulation, AFivePercentEffectIsFoundEarlyWithPower) {
@@ -58,7 +89,11 @@ TEST(RunSimulation, AFivePercentEffectIsFoundEarlyWithPower) {
   RunSimulation fixed = s;
   fixed.experiments = 300;
   const int fixed_rounds = fixed_rounds_for_power(fixed, "staging-4m/remote", "slower", power, 200);
-  EXPECT_LE(t.mean_rounds, 0.60 * fixed_rounds) << "fixed design needs " << fixed_rounds;
+  // The arm's own comparison against a fixed design of the same power: 0.46 before issue 26, 0.75 with
+  // the dependence correction (its first look never decides). The class runs on until its no-effect arm
+  // is decided too: its rounds are the class's cost (docs/performance.md states both).
+  EXPECT_LE(t.mean_rounds, 0.80 * fixed_rounds) << "fixed design needs " << fixed_rounds;
+  EXPECT_GT(r.mean_rounds, t.mean_rounds) << "the class's rounds, not the arm's";
   EXPECT_LE(rate(r.arms.at("staging-4m/unpinned").faster + r.arms.at("staging-4m/unpinned").slower, r.experiments), 0.05);
 }
 

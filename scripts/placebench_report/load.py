@@ -144,6 +144,10 @@ def read_trials(path: str, warnings: list[str]) -> list[dict]:
             raise InputProblem(f"{path}:{i}: not valid JSON ({why}); only the last line may be truncated") from None
         require_types(trial, validate.TRIAL, f"{path}:{i}",
                       "the line is damaged: restore trials.jsonl, or delete that line")
+        contradiction = validate.trial_contradiction(trial)
+        if contradiction:
+            raise InputProblem(f"{path}:{i}: {contradiction}; the line is damaged: restore trials.jsonl, or delete "
+                               f"that line")
         trials.append(trial)
     return trials
 
@@ -164,6 +168,10 @@ def load_run(path: str) -> Run:
                                f"`placebench compare --write-summary {path}`")
         require_types(summary, validate.SUMMARY, summary_path,
                       f"the file is damaged: rebuild it with `placebench compare {path} --write-summary`")
+        contradiction = validate.summary_contradiction(summary)
+        if contradiction:
+            raise InputProblem(f"{summary_path}: {contradiction}; the file is damaged: rebuild it with "
+                               f"`placebench compare {path} --write-summary`")
     else:
         warnings.append(f"{path}: no summary.json; verdicts are missing (write it with "
                         f"`placebench compare --write-summary {path}`)")

@@ -150,14 +150,16 @@ SUMMARY = Map({
             "ratio_pct": Opt(NUMBER), "ratio_ci_pct": Opt(PAIR), "confidence": Opt(NUMBER),
             "holm_adjusted_p": Opt(NUMBER), "verdict": Opt(KEY), "stop_reason": Opt(KEY),
             "detectable_pct": Opt(NUMBER), "lag1": Opt(NUMBER), "dependence_flagged": Opt(BOOL),
-            "ci_inflation": Opt(NUMBER),
+            "ci_inflation": Opt(NUMBER), "statistic_rounds": Opt(INT), "decided_look": Opt(INT),
+            "verdict_warnings": Opt(List(STR)), "held": Opt(BOOL), "detectable_below_pct": Opt(NUMBER),
+            "effective_rounds": Opt(NUMBER), "aa_check": Opt(KEY),
         })),
     })),
 })
 
 TRIAL = Map({
     "class": KEY, "arm": KEY, "round": INT, "position": NUMBER,
-    "placement": Opt(Map({"status": Opt(KEY), "requested_pages_pct": Opt(NUMBER)})),
+    "placement": Opt(Map({"status": Opt(KEY), "requested_pages_pct": Opt(NUMBER), "degenerate": Opt(BOOL)})),
     "flags": List(STR),
     "step_ns": Opt(List(NUMBER)),
     "summary": Opt(Map({})),
@@ -206,6 +208,51 @@ KINDS = {
         })),
     }),
 }
+
+
+def trial_contradiction(trial: dict) -> str | None:
+    """"KEY: problem" when a trial's placement record and its flags disagree (placebench writes both from one
+    record, and refuses such a line too: results_checks.cpp), else None."""
+    placement = trial.get("placement") or {}
+    flags = [f.split(":")[0] for f in trial.get("flags") or []]
+    if "degenerate" in placement and bool(placement["degenerate"]) != ("degenerate" in flags):
+        return (f"placement.degenerate: is {'true' if placement['degenerate'] else 'false'}, but flags "
+                f"{'has' if 'degenerate' in flags else 'has no'} \"degenerate\" (the two are written together)")
+    status = placement.get("status")
+    if status in ("partial", "failed") and not any(f.startswith("placement_") for f in flags):
+        return f'placement.status: is "{status}", but flags has no "placement_{status}" (the two are written together)'
+    return None
+
+
+NO_VERDICT_FIELDS = ("detectable_pct", "detectable_below_pct", "repeated_p", "holm_adjusted_p", "decided_look")
+
+
+def arm_contradiction(arm: dict, where: str) -> str | None:
+    """"KEY: problem" when a summary arm's fields contradict each other (as summary_json's reader refuses)."""
+    role, verdict, stop = arm.get("role"), arm.get("verdict"), arm.get("stop_reason")
+    decisive = verdict in ("faster", "slower", "equivalent")
+    if "realised" in arm and arm["realised"] != (role in ("baseline", "compared")):
+        return f"{where}.realised: is {str(arm['realised']).lower()} for role {role}"
+    if role == "compared" and decisive and stop != "decided":
+        return f'{where}.stop_reason: is "{stop}" for verdict {verdict}'
+    if role == "compared" and not decisive and stop == "decided":
+        return f'{where}.stop_reason: is "decided" for verdict {verdict}'
+    if arm.get("aa_check") is not None and role != "control":
+        return f"{where}.aa_check: is set for role {role}"
+    if role in ("control", "unrealised"):
+        for key in NO_VERDICT_FIELDS:
+            if arm.get(key) is not None:
+                return f"{where}.{key}: is set for role {role}, which has no verdict"
+    return None
+
+
+def summary_contradiction(summary: dict) -> str | None:
+    for i, cls in enumerate(summary.get("classes") or []):
+        for j, arm in enumerate(cls.get("arms") or []):
+            problem = arm_contradiction(arm, f"classes[{i}].arms[{j}]")
+            if problem:
+                return problem
+    return None
 
 
 def problem_in(value: object, spec: Spec) -> str | None:

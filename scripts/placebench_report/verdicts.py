@@ -52,9 +52,28 @@ def dependence(arm: dict) -> str | Markup:
 
 def verdict_cell(arm: dict, role: Role) -> Markup:
     if not role.compared:
+        if arm.get("aa_check") == "failed":
+            return ("html", role_badge(role)[1] + badge("failed A/A check: differs from the baseline", "warn")[1])
         return role_badge(role)
     verdict = arm.get("verdict", "?")
     return badge(verdict, verdict if verdict in ("faster", "slower", "equivalent", "inconclusive", "baseline") else "warn")
+
+
+def value_rounds(arm: dict) -> object:
+    """The rounds behind the value (statistic_rounds); summaries before it was kept: unknown."""
+    if arm.get("statistic_value") is None:
+        return 0
+    return arm.get("statistic_rounds") or "?"
+
+
+def detectable_text(arm: dict, role: Role) -> str:
+    """One-sided detectable effects: each side its own (they differ in percent); none for a non-comparison."""
+    above, below = arm.get("detectable_pct"), arm.get("detectable_below_pct")
+    if not role.compared or above is None:
+        return "-"
+    if below is None:  # a summary from before the two sides were kept
+        return f"+{num(above, 3)}%"
+    return f"{num(below, 3)}% / +{num(above, 3)}%"
 
 
 def verdict_table(cls: dict, arm_roles: dict[object, Role]) -> str:
@@ -64,16 +83,17 @@ def verdict_table(cls: dict, arm_roles: dict[object, Role]) -> str:
     rows = []
     for a in cls.get("arms", []):
         role = arm_roles.get(a.get("arm")) or Role(a.get("role") or "compared")
-        detectable = a.get("detectable_pct")
-        rows.append([a.get("arm"), a.get("n_rounds"), scaled(a.get("statistic_value"), div), ci_over_rounds(a, div),
+        rows.append([a.get("arm"), value_rounds(a), scaled(a.get("statistic_value"), div), ci_over_rounds(a, div),
+                     "-" if a.get("ratio_pct") is None else a.get("n_rounds"),
                      pct(a.get("ratio_pct")), ci_pct(a.get("ratio_ci_pct")), num(a.get("confidence"), 4),
-                     verdict_cell(a, role), stop_words(a.get("stop_reason")),
-                     "-" if detectable is None else f"{num(detectable, 3)}%", num(a.get("holm_adjusted_p"), 3),
+                     verdict_cell(a, role), "-" if not role.compared else stop_words(a.get("stop_reason")),
+                     detectable_text(a, role), num(a.get("holm_adjusted_p"), 3),
                      dependence(a), a.get("flagged_trials", 0)])
     methods = sorted({str(a["statistic_ci_method"]) for a in cls.get("arms", []) if a.get("statistic_ci_method")})
-    return (table(["arm", "rounds", f"{statistic} ({unit})", f"CI over rounds ({unit})", "ratio", "ratio CI",
-                   "ratio CI level", "verdict", "stop", "detectable effect (90% power)", "Holm-adjusted p",
-                   "rounds' dependence", "flagged trials"], rows)
+    return (table(["arm", "rounds", f"{statistic} ({unit})", f"CI over rounds ({unit})", "ratio rounds", "ratio",
+                   "ratio CI", "ratio CI level", "verdict", "stop",
+                   "detectable effect (90% power, each side)", "Holm-adjusted p", "rounds' dependence",
+                   "flagged trials"], rows)
             + note(f"{statistic} of each trial, over the {cls.get('rounds_done', '?')} rounds"
                    + (f"; CI over rounds: {', '.join(methods)}" if methods else "") + ".")
             + within_run_table(cls))

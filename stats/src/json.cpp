@@ -88,10 +88,14 @@ void to_json(nlohmann::json& j, const Look& look) {
        {"comparison", look.comparison},
        {"lag1", look.dependence.lag1 ? nlohmann::json(*look.dependence.lag1) : nlohmann::json(nullptr)},
        {"dependence_flagged", look.dependence.flagged},
+       {"rho_upper", look.dependence.rho_upper},
        {"ci_inflation", look.dependence.ci_inflation},
+       {"effective_rounds", look.dependence.effective_rounds},
        {"verdict", std::string(to_string(look.verdict))},
+       {"held", look.held},
        {"stop_reason", std::string(to_string(look.reason))},
-       {"detectable_pct", look.detectable_pct ? nlohmann::json(*look.detectable_pct) : nlohmann::json(nullptr)}};
+       {"detectable_pct", look.detectable ? nlohmann::json{look.detectable->below_pct, look.detectable->above_pct}
+                                          : nlohmann::json(nullptr)}};
 }
 
 }  // namespace placebench::stats

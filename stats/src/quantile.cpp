@@ -63,39 +63,75 @@ double quantile_estimate_sorted(std::span<const double> sorted, double q) {
   return sorted[lo] + (h - static_cast<double>(lo)) * (sorted[hi] - sorted[lo]);
 }
 
-QuantileCi quantile_ci_sorted(std::span<const double> sorted, double q, double confidence, Method method) {
-  constexpr std::string_view kWhere = "quantile_ci";
-  detail::require_non_empty(kWhere, "sample", sorted.size());
-  detail::require_finite(kWhere, "sample", sorted);
-  if (!std::is_sorted(sorted.begin(), sorted.end()))
-    throw std::invalid_argument("quantile_ci_sorted: sample is not sorted ascending; call quantile_ci instead");
-  detail::require_probability_open(kWhere, "q", q);
-  detail::require_confidence(kWhere, confidence);
-  const auto n = static_cast<std::int64_t>(sorted.size());
-  const double tail = (1.0 - confidence) / 2.0;
+namespace {
 
+// The interval for n observations, with the order statistics read through `at` (0-based: the k-th
+// smallest), so that a sorted sample and one whose needed order statistics were selected share it.
+template <class At>
+QuantileCi order_statistic_ci(std::size_t size, double q, double confidence, Method method, At at) {
+  const auto n = static_cast<std::int64_t>(size);
+  const double tail = (1.0 - confidence) / 2.0;
   QuantileCi ci;
   ci.q = q;
   ci.confidence = confidence;
-  ci.n = sorted.size();
-  ci.estimate = quantile_estimate_sorted(sorted, q);
-  ci.method = choose_method(method, sorted.size(), q);
+  ci.n = size;
+  const double h = static_cast<double>(size - 1) * q;
+  const auto lo = static_cast<std::size_t>(std::floor(h));
+  const std::size_t hi = std::min(lo + 1, size - 1);
+  ci.estimate = at(lo) + (h - static_cast<double>(lo)) * (at(hi) - at(lo));  // quantile_estimate_sorted
+  ci.method = choose_method(method, size, q);
   Ranks r = ci.method == Method::kExact ? exact_ranks(n, q, tail) : normal_ranks(n, q, tail);
   ci.coverage_met = r.lower >= 1 && r.upper <= n;
   r.lower = std::clamp<std::int64_t>(r.lower, 1, n);
   r.upper = std::clamp<std::int64_t>(r.upper, 1, n);
   ci.lower_rank = r.lower;
   ci.upper_rank = r.upper;
-  ci.lower = sorted[static_cast<std::size_t>(r.lower - 1)];
-  ci.upper = sorted[static_cast<std::size_t>(r.upper - 1)];
+  ci.lower = at(static_cast<std::size_t>(r.lower - 1));
+  ci.upper = at(static_cast<std::size_t>(r.upper - 1));
   ci.achieved_confidence = coverage(ci.method, n, q, r);
   return ci;
 }
 
+void require_ci_arguments(std::size_t n, double q, double confidence) {
+  constexpr std::string_view kWhere = "quantile_ci";
+  detail::require_non_empty(kWhere, "sample", n);
+  detail::require_probability_open(kWhere, "q", q);
+  detail::require_confidence(kWhere, confidence);
+}
+
+}  // namespace
+
+QuantileCi quantile_ci_sorted(std::span<const double> sorted, double q, double confidence, Method method) {
+  detail::require_non_empty("quantile_ci", "sample", sorted.size());
+  detail::require_finite("quantile_ci", "sample", sorted);
+  if (!std::is_sorted(sorted.begin(), sorted.end()))
+    throw std::invalid_argument("quantile_ci_sorted: sample is not sorted ascending; call quantile_ci instead");
+  require_ci_arguments(sorted.size(), q, confidence);
+  return order_statistic_ci(sorted.size(), q, confidence, method, [&](std::size_t k) { return sorted[k]; });
+}
+
+// Selection instead of a sort: the interval reads at most four order statistics, and each is put in
+// place by nth_element on what lies right of the one before (O(n) expected in all; a full sort of a
+// million values costs several times more). The order statistics, and so the result, are the sort's.
 QuantileCi quantile_ci(std::vector<double> sample, double q, double confidence, Method method) {
+  detail::require_non_empty("quantile_ci", "sample", sample.size());
   detail::require_finite("quantile_ci", "sample", sample);
-  std::sort(sample.begin(), sample.end());
-  return quantile_ci_sorted(sample, q, confidence, method);
+  require_ci_arguments(sample.size(), q, confidence);
+  // Which order statistics the interval reads: a dry run that records them.
+  std::vector<std::size_t> needed;
+  order_statistic_ci(sample.size(), q, confidence, method, [&](std::size_t k) {
+    needed.push_back(k);
+    return 0.0;
+  });
+  std::sort(needed.begin(), needed.end());
+  needed.erase(std::unique(needed.begin(), needed.end()), needed.end());
+  auto from = sample.begin();
+  for (std::size_t k : needed) {
+    const auto nth = sample.begin() + static_cast<std::ptrdiff_t>(k);
+    std::nth_element(from, nth, sample.end());
+    from = nth + 1;
+  }
+  return order_statistic_ci(sample.size(), q, confidence, method, [&](std::size_t k) { return sample[k]; });
 }
 
 SampleSummary summarize(std::vector<double> sample, double confidence) {

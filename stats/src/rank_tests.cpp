@@ -74,32 +74,44 @@ RankTest wilcoxon_signed_rank(std::span<const double> d, Method method) {
   constexpr const char* kWhere = "wilcoxon_signed_rank";
   detail::require_non_empty(kWhere, "d", d.size());
   detail::require_no_nan(kWhere, "d", d);
-  std::vector<double> magnitudes;
-  std::vector<bool> positive;
+  // The non-zero differences sorted by magnitude, sign kept (Wilcoxon's convention: zero differences
+  // carry no sign and are dropped). One direct sort of the values: no index indirection.
+  std::vector<double> signed_sorted;
+  signed_sorted.reserve(d.size());
   for (double v : d)
-    if (v != 0.0) {  // Wilcoxon's convention: zero differences carry no sign and are dropped
-      magnitudes.push_back(std::abs(v));
-      positive.push_back(v > 0.0);
-    }
+    if (v != 0.0) signed_sorted.push_back(v);
   RankTest test;
-  test.n_used = magnitudes.size();
+  test.n_used = signed_sorted.size();
   test.method = detail::resolve_method(method, test.n_used <= kSignedRankExactMaxN, test.n_used,
                                        detail::kSignedRankExactLimit, kWhere);
   if (test.n_used == 0) return test;  // all zero: statistic 0, p = 1
+  std::sort(signed_sorted.begin(), signed_sorted.end(), [](double a, double b) { return std::abs(a) < std::abs(b); });
 
-  const DoubledRanks ranks = doubled_midranks(magnitudes);
-  test.has_ties = ranks.has_ties;
+  // Tie groups of |d|: each member's doubled midrank is first + last + 2 (1-based ranks first + 1 .. last + 1).
+  std::vector<std::int64_t> twice(test.method == Method::kExact ? signed_sorted.size() : 0);  // the exact null's scores
+  double tie_term = 0.0;
   std::int64_t plus_twice = 0;
-  for (std::size_t i = 0; i < positive.size(); ++i)
-    if (positive[i]) plus_twice += ranks.twice[i];
+  for (std::size_t first = 0; first < signed_sorted.size();) {
+    std::size_t last = first;
+    while (last + 1 < signed_sorted.size() && std::abs(signed_sorted[last + 1]) == std::abs(signed_sorted[first])) ++last;
+    const auto group_twice = static_cast<std::int64_t>(first + last + 2);
+    for (std::size_t i = first; i <= last; ++i) {
+      if (!twice.empty()) twice[i] = group_twice;
+      if (signed_sorted[i] > 0.0) plus_twice += group_twice;
+    }
+    const auto t = static_cast<double>(last - first + 1);
+    tie_term += t * t * t - t;
+    test.has_ties = test.has_ties || last > first;
+    first = last + 1;
+  }
   test.statistic = static_cast<double>(plus_twice) / 2.0;
   const double n = static_cast<double>(test.n_used);
   if (test.method == Method::kExact) {
-    const std::int64_t observed = ranks.has_ties ? plus_twice : plus_twice / 2;
-    test.p_value = exact_two_sided(signed_rank_pmf(scores(ranks)), observed);
+    const std::int64_t observed = test.has_ties ? plus_twice : plus_twice / 2;
+    test.p_value = exact_two_sided(signed_rank_pmf(scores(DoubledRanks{twice, tie_term, test.has_ties})), observed);
     return test;
   }
-  const double variance = (n * (n + 1) * (2 * n + 1) - ranks.tie_term / 2.0) / 24.0;
+  const double variance = (n * (n + 1) * (2 * n + 1) - tie_term / 2.0) / 24.0;
   normal_two_sided(test, n * (n + 1) / 4.0, std::sqrt(variance));
   return test;
 }

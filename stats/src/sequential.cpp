@@ -16,6 +16,8 @@
 namespace placebench::stats {
 namespace {
 
+constexpr double kRhoCap = 0.9;  // the largest rho the correction assumes
+
 double family_alpha_per_comparison(const SequentialPlan& plan) {
   detail::require_confidence("sequential plan", plan.confidence);
   if (plan.comparisons < 1)
@@ -55,33 +57,53 @@ double look_confidence(const SequentialPlan& plan) {
 
 double look_boundary_z(const SequentialPlan& plan) { return pocock_boundary(plan.looks, family_alpha_per_comparison(plan)); }
 
+namespace {
+
+// The correction's quantities from the bias-corrected estimate rho_hat of n rounds (sequential.h).
+void bound_dependence(Dependence& dep, double rho_hat, std::size_t n) {
+  const auto nd = static_cast<double>(n);
+  dep.rho_estimate = rho_hat;
+  const double spread = std::sqrt(std::max(1 - rho_hat * rho_hat, 0.05) / nd);
+  dep.rho_upper = std::min(kRhoCap, rho_hat + normal_quantile(0.90) * spread);
+  dep.ci_inflation = std::sqrt((1 + dep.rho_upper) / (1 - dep.rho_upper));
+  dep.effective_rounds = nd * (1 - dep.rho_upper) / (1 + dep.rho_upper);
+}
+
+}  // namespace
+
 Dependence round_dependence(std::span<const double> d) {
   Dependence dep;
   const std::size_t n = d.size();
-  if (n < 4) return dep;
+  if (n < 4) {  // r1 cannot be computed: the worst case the correction allows
+    dep.ci_inflation = std::sqrt((1 + kRhoCap) / (1 - kRhoCap));
+    dep.effective_rounds = static_cast<double>(n) * (1 - kRhoCap) / (1 + kRhoCap);
+    return dep;
+  }
   double mean = std::accumulate(d.begin(), d.end(), 0.0) / static_cast<double>(n);
   double c0 = 0, c1 = 0;
   for (std::size_t i = 0; i < n; ++i) c0 += (d[i] - mean) * (d[i] - mean);
   for (std::size_t i = 1; i < n; ++i) c1 += (d[i] - mean) * (d[i - 1] - mean);
-  if (!(c0 > 0)) return dep;
-  const double r1 = c1 / c0;
-  dep.lag1 = r1;
-  dep.flagged = r1 > normal_quantile(0.90) / std::sqrt(static_cast<double>(n));
-  if (r1 > 0) {
-    // r1 is biased low in short series: E[r1] ~ rho - (1 + 4 rho) / n (Marriott & Pope 1954); invert it.
-    const auto nd = static_cast<double>(n);
-    const double rho = std::min((r1 * nd + 1) / (nd - 4.0), 0.9);
-    dep.ci_inflation = std::sqrt((1 + rho) / (1 - rho));
+  if (!(c0 > 0)) {  // every round the same ratio: nothing varies, so nothing depends
+    bound_dependence(dep, 0.0, n);
+    return dep;
   }
+  const double r1 = c1 / c0;
+  const auto nd = static_cast<double>(n);
+  dep.lag1 = r1;
+  dep.flagged = r1 > normal_quantile(0.99) / std::sqrt(nd);
+  bound_dependence(dep, std::clamp((r1 * nd + 1) / (nd - 4.0), 0.0, kRhoCap), n);
   return dep;
 }
 
-std::optional<double> detectable_effect_pct(const SequentialPlan& plan, double round_sd, double ci_inflation,
-                                            double power) {
+std::optional<Detectable> detectable_effect_pct(const SequentialPlan& plan, double round_sd, double ci_inflation,
+                                                double power) {
   if (!(round_sd > 0) || !std::isfinite(round_sd)) return std::nullopt;
   const double c = look_boundary_z(plan);
   const double se = round_sd * std::sqrt(M_PI / 3) * ci_inflation / std::sqrt(static_cast<double>(plan.looks.back()));
-  return std::expm1(std::log1p(plan.margin_pct / 100) + (c + normal_quantile(power)) * se) * 100;
+  const double reach = (c + normal_quantile(power)) * se;
+  // The margin is crossed on the log scale: below at log(1 - m), above at log(1 + m).
+  return Detectable{std::expm1(std::log1p(-plan.margin_pct / 100) - reach) * 100,
+                    std::expm1(std::log1p(plan.margin_pct / 100) + reach) * 100};
 }
 
 Look evaluate_look(std::span<const double> baseline, std::span<const double> arm, const SequentialPlan& plan) {
@@ -101,14 +123,21 @@ Look evaluate_look(std::span<const double> baseline, std::span<const double> arm
     if (plan.looks[k] <= look.rounds) look.look_index = static_cast<int>(k + 1);
   look.at_planned_look = look.look_index > 0 && plan.looks[static_cast<std::size_t>(look.look_index - 1)] == look.rounds;
   const PercentCi& ci = look.comparison.ratio_pct;
-  // A CI that could not reach the look's confidence (too few rounds) never decides anything.
-  if (look.at_planned_look && look.comparison.log_ratio.coverage_met)
-    look.verdict = classify_verdict(ci.lower, ci.upper, plan.margin_pct, plan.higher_is_better);
+  // A CI that could not reach the look's confidence (too few rounds) never decides anything; one from
+  // too few effective rounds is held.
+  if (look.at_planned_look && look.comparison.log_ratio.coverage_met) {
+    const Verdict v = classify_verdict(ci.lower, ci.upper, plan.margin_pct, plan.higher_is_better);
+    look.held = v != Verdict::kInconclusive && !look.dependence.estimable();
+    if (!look.held) look.verdict = v;
+  }
   if (look.verdict != Verdict::kInconclusive) look.reason = StopReason::kDecided;
   else if (look.rounds >= plan.looks.back()) look.reason = StopReason::kMaxRounds;
   else if (look.look_index == 0) look.reason = StopReason::kBeforeFirstLook;
   else look.reason = StopReason::kContinue;
-  look.detectable_pct = detectable_effect_pct(plan, look.round_sd, look.dependence.ci_inflation);
+  // What the last look will find: the correction there, from this look's estimate of rho.
+  Dependence at_last;
+  bound_dependence(at_last, look.dependence.rho_estimate, static_cast<std::size_t>(plan.looks.back()));
+  look.detectable = detectable_effect_pct(plan, look.round_sd, at_last.ci_inflation);
   return look;
 }
 

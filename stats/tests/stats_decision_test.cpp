@@ -160,25 +160,60 @@ TEST(StatsSequential, DependentRoundsAreFlaggedAndWidened) {
     drifting.push_back(0.05 * std::sin(r / 6.0));  // slow drift: neighbours alike
   }
   const Dependence none = round_dependence(independent);
+  ASSERT_TRUE(none.lag1.has_value());
+  EXPECT_LT(*none.lag1, 0);
   EXPECT_FALSE(none.flagged);
-  EXPECT_EQ(none.ci_inflation, 1.0);
+  // Even rounds that look independent get the correction for what 30 rounds cannot exclude: rho up to
+  // z_0.90 sqrt(1 / 30).
+  EXPECT_NEAR(none.rho_upper, 1.2815515655446004 * std::sqrt(1.0 / 30), 1e-9);
+  EXPECT_NEAR(none.ci_inflation, std::sqrt((1 + none.rho_upper) / (1 - none.rho_upper)), 1e-12);
+  EXPECT_NEAR(none.effective_rounds, 30 * (1 - none.rho_upper) / (1 + none.rho_upper), 1e-9);
+  EXPECT_TRUE(none.estimable());
   const Dependence dep = round_dependence(drifting);
   ASSERT_TRUE(dep.lag1.has_value());
   EXPECT_GT(*dep.lag1, 0.8);
   EXPECT_TRUE(dep.flagged);
   EXPECT_NEAR(dep.ci_inflation, std::sqrt((1 + 0.9) / (1 - 0.9)), 1e-12);  // rho capped at 0.9
-  EXPECT_FALSE(round_dependence(std::vector<double>{0.1, 0.2, 0.3}).lag1.has_value());  // too few rounds
+  EXPECT_FALSE(dep.estimable());
+  const Dependence few = round_dependence(std::vector<double>{0.1, 0.2, 0.3});
+  EXPECT_FALSE(few.lag1.has_value());  // too few rounds: the worst case the correction allows
+  EXPECT_NEAR(few.ci_inflation, std::sqrt(19.0), 1e-12);
+  EXPECT_FALSE(few.estimable());
+}
+
+// 10 rounds can never exclude dependence (rho_upper >= z_0.90 / sqrt(10) leaves < 10 effective rounds):
+// a look there is held, however clear the effect.
+TEST(StatsSequential, ALookWithTooFewEffectiveRoundsIsHeld) {
+  std::vector<double> base, arm;
+  for (int r = 0; r < 10; ++r) {
+    base.push_back(10.0 + 0.1 * (r % 2));
+    arm.push_back(base.back() * (1.30 + 0.01 * (r % 2 ? 1 : -1)));
+  }
+  SequentialPlan plan;
+  plan.looks = {10, 20};
+  const Look look = evaluate_look(base, arm, plan);
+  EXPECT_TRUE(look.comparison.log_ratio.coverage_met);
+  EXPECT_GT(look.comparison.ratio_pct.lower, 2.0);  // the widened CI is beyond the margin ...
+  EXPECT_TRUE(look.held);                           // ... but held
+  EXPECT_EQ(look.verdict, Verdict::kInconclusive);
+  EXPECT_EQ(look.reason, StopReason::kContinue);
 }
 
 TEST(StatsSequential, DetectableEffectShrinksWithRoundsAndGrowsWithNoise) {
   SequentialPlan short_plan, long_plan;
   short_plan.looks = {10, 20};
   long_plan.looks = {10, 20, 40, 80};
-  const double quiet = *detectable_effect_pct(long_plan, 0.01), noisy = *detectable_effect_pct(long_plan, 0.04);
-  EXPECT_GT(quiet, long_plan.margin_pct);
-  EXPECT_GT(noisy, quiet);
-  EXPECT_GT(*detectable_effect_pct(short_plan, 0.04), noisy);
+  const Detectable quiet = *detectable_effect_pct(long_plan, 0.01), noisy = *detectable_effect_pct(long_plan, 0.04);
+  EXPECT_GT(quiet.above_pct, long_plan.margin_pct);
+  EXPECT_LT(quiet.below_pct, -long_plan.margin_pct);
+  EXPECT_GT(noisy.above_pct, quiet.above_pct);
+  EXPECT_GT(detectable_effect_pct(short_plan, 0.04)->above_pct, noisy.above_pct);
   EXPECT_FALSE(detectable_effect_pct(long_plan, 0.0).has_value());
+  // One-sided, each side reaching equally far past its margin on the log scale:
+  // log(1 + above) - log(1 + m) = log(1 - m) - log(1 + below).
+  const double m = long_plan.margin_pct / 100;
+  EXPECT_NEAR(std::log1p(noisy.above_pct / 100) - std::log1p(m), std::log1p(-m) - std::log1p(noisy.below_pct / 100), 1e-12);
+  EXPECT_LT(-noisy.below_pct, noisy.above_pct);  // the faster side is smaller in percent
 }
 
 TEST(StatsSequential, LookWithTooFewRoundsForItsConfidenceIsInconclusive) {
@@ -197,14 +232,15 @@ TEST(StatsSequential, LookWithTooFewRoundsForItsConfidenceIsInconclusive) {
 
 TEST(StatsSequential, LookDecidesOnceTheCiClearsTheMargin) {
   std::vector<double> base, arm;
-  for (int r = 0; r < 12; ++r) {
+  for (int r = 0; r < 24; ++r) {
     base.push_back(10.0 + 0.1 * r);
     arm.push_back((10.0 + 0.1 * r) * (0.85 + 0.004 * ((r * 7) % 5)));
   }
   SequentialPlan plan;
-  plan.looks = {12, 24};
+  plan.looks = {24, 48};
   const Look look = evaluate_look(base, arm, plan);
   EXPECT_TRUE(look.comparison.log_ratio.coverage_met);
+  EXPECT_TRUE(look.dependence.estimable());
   EXPECT_EQ(look.verdict, Verdict::kFaster);
   EXPECT_EQ(look.reason, StopReason::kDecided);
   EXPECT_LT(look.comparison.ratio_pct.upper, -2.0);

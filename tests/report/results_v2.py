@@ -79,7 +79,21 @@ def arm_v2(arm, cls, trials, role, looks):
         out["verdict"] = "control"
     out["stop_reason"] = "" if role == "baseline" else "max_rounds" if out.get("stop_reason") == "max_rounds" else (
         out.get("stop_reason") or "continue")
-    return out
+    return consistent_arm(out)
+
+
+def consistent_arm(arm):
+    """The arm's fields made to agree as placebench writes them (the readers refuse contradictions): a
+    decided verdict stops "decided", anything else does not; a control or unrealised arm has no verdict
+    fields. Returns the arm, changed in place."""
+    if arm.get("role") in ("control", "unrealised"):
+        arm.update(detectable_pct=None, repeated_p=None, holm_adjusted_p=None, stop_reason="")
+        arm["realised"] = False
+    elif arm.get("verdict") in ("faster", "slower", "equivalent"):
+        arm["stop_reason"] = "decided"
+    elif arm.get("stop_reason") == "decided":
+        arm["stop_reason"] = "continue"
+    return arm
 
 
 def summary_v2(summary, run, trials):
@@ -159,11 +173,16 @@ def v2_copy(name, parent):
     return upgrade_run_dir(dst)
 
 
-def edit_summary(run_dir, edit):
-    """Applies edit(summary) to run_dir/summary.json (edit changes it in place)."""
+def edit_summary(run_dir, edit, consistent=True):
+    """Applies edit(summary) to run_dir/summary.json (edit changes it in place), then (unless told not to)
+    makes every arm's fields agree as placebench writes them (consistent_arm)."""
     path = os.path.join(run_dir, "summary.json")
     summary = read_json(path)
     edit(summary)
+    if consistent:
+        for c in summary.get("classes") or []:
+            for a in c.get("arms") or []:
+                consistent_arm(a)
     write_json(path, summary)
 
 

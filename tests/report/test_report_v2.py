@@ -93,6 +93,29 @@ class SchemaVersion(Base):
                                   "use the report of the placebench version that wrote it"])
 
 
+    def test_a_trial_whose_placement_record_contradicts_its_flags_is_refused(self):
+        # Issue 26: placement.degenerate true without the trial's "degenerate" flag made the arm an
+        # "A/A control" here while placebench compared it; both readers now refuse the line.
+        run = v2_copy("tiny-run", self.tmp)
+        path = os.path.join(run, "trials.jsonl")
+        trials = read_trials(path)
+        trials[0]["placement"] = dict(trials[0].get("placement") or {}, degenerate=True)
+        trials[0]["flags"] = [f for f in trials[0].get("flags", []) if not f.startswith("degenerate")]
+        with open(path, "w", encoding="utf-8") as f:
+            f.write("".join(json.dumps(t) + "\n" for t in trials))
+        self.assert_refused(run, [path + ":1: placement.degenerate: is true, but flags has no \"degenerate\""])
+
+    def test_a_summary_arm_that_contradicts_itself_is_refused(self):
+        run = v2_copy("tiny-run", self.tmp)
+
+        def decided_but_continuing(summary):
+            arm = next(a for a in summary["classes"][0]["arms"] if a.get("role") == "compared")
+            arm.update(verdict="slower", stop_reason="continue")
+        edit_summary(run, decided_but_continuing, consistent=False)
+        self.assert_refused(run, [os.path.join(run, "summary.json") + ": classes[0].arms[",
+                                  '].stop_reason: is "continue" for verdict slower'])
+
+
 class ArmsThatAreNoComparison(Base):
     """staging-64k/remote ran on the baseline's node in every trial (degenerate): an A/A control."""
 
@@ -205,7 +228,8 @@ class OneScreenSummary(Base):
             find(s, "staging-64k", "remote").update(role="control", verdict="control", flagged_trials=8)
             find(s, "staging-64k", "unpinned").update(statistic_value=6847.0, statistic_ci=[6775.0, 7308.0],
                                                       statistic_ci_confidence=0.95, detectable_pct=18.0,
-                                                      holm_adjusted_p=0.391, stop_reason="decided", n_rounds=8,
+                                                      holm_adjusted_p=0.391, stop_reason="max_rounds", n_rounds=8,
+                                                      statistic_rounds=8, detectable_below_pct=-15.3,
                                                       verdict="inconclusive", ratio_pct=7.876,
                                                       ratio_ci_pct=[-8.42, 15.6], dependence_flagged=False)
             pipeline = find(s, "pipeline-small")
@@ -249,13 +273,15 @@ class OneScreenSummary(Base):
     def test_verdict_table_shows_the_class_statistic_over_rounds(self):
         html = self.build(self.run)
         block = html[html.index('>Class staging-64k</h3>'):html.index('>Class pipeline-small</h3>')]
-        for header in ("<th>median (us)</th>", "<th>CI over rounds (us)</th>", "<th>detectable effect (90% power)</th>",
+        for header in ("<th>median (us)</th>", "<th>CI over rounds (us)</th>", "<th>detectable effect (90% power, each side)</th>",
                        "<th>Holm-adjusted p</th>", "within-run median, pooled steps (us)"):
             self.assertIn(header, block)
         [row] = [r for r in rows_of(block, "unpinned", "8") if "badge" in r]
         cells = re.findall(r"<td>(.*?)</td>", row)
         self.assertEqual(cells[2:4], ["6.847", "[6.775, 7.308] (95%)"])
-        self.assertEqual(cells[8:11], ["decided", "18%", "0.391"])
+        self.assertEqual(cells[1], "8")  # rounds behind the value
+        self.assertEqual(cells[4], "8")  # rounds behind the ratio and verdict
+        self.assertEqual(cells[9:12], ["max rounds spent", "-15.3% / +18%", "0.391"])  # one-sided detectable effects
         self.assertIn("Identical placements differ by up to 3.25% here (A/A control).", block)
         self.assertIn(f"warning: {self.WARNING}", block)
         self.assertIn("Stop: decided at look 1 of 1 (8 rounds).", block)

@@ -148,9 +148,20 @@ std::string expected_words(const Expectation& x, const std::string& baseline) {
   return "verdict one of: " + list;
 }
 
+// What later rounds found after the verdict was decided (summary.json verdict_warnings): the verdict
+// stands, and the check says so beside it.
+std::string verdict_warnings_text(const json& arm) {
+  std::string out;
+  auto it = arm.find("verdict_warnings");
+  if (it == arm.end() || !it->is_array()) return out;
+  for (const auto& w : *it) out += "; warning: " + w.get<std::string>();
+  return out;
+}
+
 void check_verdict(const Expectation& x, const json& arm, CheckResult& c) {
   std::string verdict = arm.value("verdict", std::string("?"));
-  c.actual = "verdict " + verdict;
+  c.actual = "verdict " + verdict + (arm.value("held", false) ? " (held: too few effective rounds to exclude dependence)" : "") +
+             verdict_warnings_text(arm);
   c.passed = std::find(x.verdicts.begin(), x.verdicts.end(), verdict) != x.verdicts.end();
   if (!c.passed) c.message = fmt::format("{}/{} got verdict '{}', not one of the allowed", x.class_name, x.arm, verdict);
 }
@@ -223,6 +234,26 @@ CheckResult evaluate_expectation(const Expectation& x, const RunEvidence& run) {
   return c;
 }
 
+// Every failed A/A check of the run (summary.json aa_check) is a failing check of its own, whatever the
+// reference asks: identical placements that differ make the run's verdicts unreadable as placement effects.
+void add_control_checks(const json& summary, const std::string& reference_path, CheckReport& report) {
+  for (const auto& cls : list_at(summary, "classes"))
+    for (const auto& arm : list_at(cls, "arms")) {
+      if (arm.value("aa_check", json()) != "failed") continue;
+      const std::string name = cls.value("name", std::string("?")), a = arm.value("arm", std::string("?"));
+      const json ci = arm.value("ratio_ci_pct", json());
+      const std::string ci_text = ci.is_array() && ci.size() == 2 ? fmt::format("[{:+.2f}, {:+.2f}]%", ci[0].get<double>(), ci[1].get<double>()) : "?";
+      report.checks.push_back({fmt::format("A/A control {}/{}", name, a), "run", name, false,
+                               fmt::format("{} (degenerate: the placement of {}) within noise of it: ratio CI holds 0", a,
+                                           cls.value("baseline", std::string("the baseline"))),
+                               "ratio CI " + ci_text,
+                               fmt::format("failed A/A check: {}/{} ran with the baseline's placement and differs from it "
+                                           "(CI {} excludes 0); something other than placement moves this class's numbers "
+                                           "(run order, a noisy or drifting machine): rerun on a quiet node", name, a, ci_text),
+                               reference_path});
+    }
+}
+
 }  // namespace
 
 int CheckReport::failures() const {
@@ -268,6 +299,7 @@ CheckReport evaluate_checks(const ReferenceFile& reference, const RunEvidence& r
                              complete ? "" : "the run was interrupted; resume it with `placebench run --resume DIR`",
                              reference.path});
   }
+  add_control_checks(run.summary, reference.path, report);
   for (const auto& r : reference.references) report.checks.push_back(evaluate_reference(r, run));
   for (const auto& x : reference.expectations) report.checks.push_back(evaluate_expectation(x, run));
   return report;

@@ -101,6 +101,7 @@ int exit_status(const RunOutcome& outcome, const std::string& fail_on) {
     for (const auto& a : c.arms)
       if (a.verdict == fail_on) {
         std::cerr << "placebench run: class " << c.name << " arm " << a.arm << " is " << fail_on << " (--fail-on)\n";
+        for (const auto& w : a.verdict_warnings) std::cerr << "placebench run: warning: " << a.arm << ": " << w << "\n";
         return kExitCheckFailed;
       }
   return kExitOk;

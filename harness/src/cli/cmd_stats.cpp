@@ -2,11 +2,13 @@
 #include <fmt/format.h>
 
 #include <cctype>
+#include <charconv>
 #include <cmath>
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
-#include <sstream>
+#include <optional>
+#include <string_view>
 
 #include "placebench/harness/cli/cli.h"
 #include "placebench/harness/cli/options.h"
@@ -33,26 +35,42 @@ std::string shown(const std::string& line) {
   return line.size() > 40 ? out + "..." : out;
 }
 
+// The number of a line's text (leading blanks already skipped), or nullopt. std::from_chars first (no
+// allocation, no locale: a million lines in a few tens of ms); what it does not take whole ('+1', hex)
+// goes through std::stod as before, so the accepted forms are unchanged.
+std::optional<double> parse_number(std::string_view text) {
+  const auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\r'; };
+  while (!text.empty() && blank(text.back())) text.remove_suffix(1);
+  double x = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), x);
+  if (ec == std::errc() && end == text.data() + text.size()) return x;
+  std::size_t used = 0;
+  try {
+    x = std::stod(std::string(text), &used);
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+  if (used != text.size()) return std::nullopt;
+  return x;
+}
+
 std::vector<double> read_numbers(const std::string& path) {
-  std::istringstream in(read_input_file(path, "give a text file with one number per line", kMaxNumbersBytes));
+  const std::string text = read_input_file(path, "give a text file with one number per line", kMaxNumbersBytes);
   std::vector<double> v;
-  std::string line;
-  for (int no = 1; std::getline(in, line); ++no) {
-    if (no == 1 && line.rfind("\xEF\xBB\xBF", 0) == 0) line.erase(0, 3);  // a UTF-8 byte order mark
-    auto first = line.find_first_not_of(" \t\r");
-    if (first == std::string::npos || line[first] == '#') continue;
-    std::size_t used = 0;
-    double x = 0;
-    try {
-      x = std::stod(line.substr(first), &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    auto rest = line.find_first_not_of(" \t\r", first + used);
-    if (used == 0 || rest != std::string::npos || !std::isfinite(x))
+  std::size_t start = 0;
+  for (int no = 1; start < text.size(); ++no) {
+    std::size_t stop = text.find('\n', start);
+    if (stop == std::string::npos) stop = text.size();
+    std::string_view line(text.data() + start, stop - start);
+    start = stop + 1;
+    if (no == 1 && line.starts_with("\xEF\xBB\xBF")) line.remove_prefix(3);  // a UTF-8 byte order mark
+    const auto first = line.find_first_not_of(" \t\r");
+    if (first == std::string_view::npos || line[first] == '#') continue;
+    const std::optional<double> x = parse_number(line.substr(first));
+    if (!x || !std::isfinite(*x))
       throw InputError(fmt::format("{}:{}: '{}' is not a number; one number per line ('#' starts a comment)", path, no,
-                                   shown(line)));
-    v.push_back(x);
+                                   shown(std::string(line))));
+    v.push_back(*x);
   }
   if (v.empty()) throw InputError(path + ": no numbers in the file");
   return v;

@@ -218,6 +218,11 @@ std::optional<RemoteRatio> remote_ratio(const ClassAnalysis& c, const std::strin
                       "run from a node where it can be realised", any_arm, arm->unrealised_reason);
   else if (!arm->compared)
     why = fmt::format("the '{}' arm has no ratio yet (ratio_pct is null); run more rounds", any_arm);
+  for (const ArmAnalysis& a : c.arms)
+    if (why.empty() && a.aa_check == "failed")
+      why = fmt::format("its A/A control '{}' failed (ratio CI [{:+.2f}, {:+.2f}]% excludes 0 for the baseline's own "
+                        "placement), so its ratios are not placement effects; decide on a run from a quiet node",
+                        a.arm, a.ratio_lo, a.ratio_hi);
   if (!why.empty()) return std::nullopt;
   RemoteRatio r;
   r.arm = any_arm;

@@ -43,6 +43,7 @@ void statistic_over_rounds(const RoundMap& rounds, Statistic statistic, ArmAnaly
   if (v.empty()) return;
   auto ci = stats::quantile_ci(std::move(v), 0.5, kArmCiConfidence);
   a.has_statistic = true;
+  a.statistic_rounds = static_cast<int>(ci.n);
   a.statistic_value = ci.estimate;
   a.statistic_ci_lo = ci.lower;
   a.statistic_ci_hi = ci.upper;
@@ -51,31 +52,48 @@ void statistic_over_rounds(const RoundMap& rounds, Statistic statistic, ArmAnaly
                                       stats::to_string(ci.method), ci.coverage_met ? "" : ", too few rounds for 95%");
 }
 
+// The trials of one arm in round order (a view of a RoundMap, or of its first rounds).
+using Trials = std::vector<const TrialRecord*>;
+
 // Role of an arm from its trials' placement flags: any placement not verified -> unrealised; every trial
-// degenerate -> an A/A control; some degenerate -> unrealised (the arm is not one placement).
-void assign_role(const RoundMap& rounds, const std::string& baseline, ArmAnalysis& a) {
-  int degenerate = 0, failed = 0;
-  for (const auto& [r, t] : rounds) {
-    degenerate += t->has_flag("degenerate");
-    failed += t->has_flag("placement_");
-  }
-  const int n = static_cast<int>(rounds.size());
+// degenerate -> an A/A control; some degenerate -> unrealised (the arm is not one placement). A baseline
+// that is not itself realised leaves its arms unrealised. Returns "compared" or the role, with the reason.
+std::string role_of(const Trials& arm, const Trials& base, const std::string& baseline, std::string& reason) {
+  const auto count = [](const Trials& ts, std::string_view flag) {
+    return static_cast<int>(std::count_if(ts.begin(), ts.end(), [&](const TrialRecord* t) { return t->has_flag(flag); }));
+  };
+  const int n = static_cast<int>(arm.size()), failed = count(arm, "placement_"), degenerate = count(arm, "degenerate");
+  const int base_failed = count(base, "placement_"), base_degenerate = count(base, "degenerate");
   if (failed > 0) {
-    a.role = "unrealised";
-    a.unrealised_reason = fmt::format("placement not verified in {} of {} trials", failed, n);
-  } else if (degenerate > 0 && degenerate == n) {
-    a.role = "control";
-    a.unrealised_reason = fmt::format("degenerate: it ran with the placement of {} (an A/A control)", baseline);
-  } else if (degenerate > 0) {
-    a.role = "unrealised";
-    a.unrealised_reason = fmt::format("degenerate in {} of {} trials", degenerate, n);
+    reason = fmt::format("placement not verified in {} of {} trials", failed, n);
+    return "unrealised";
   }
+  if (degenerate > 0 && degenerate == n) {
+    reason = fmt::format("degenerate: it ran with the placement of {} (an A/A control)", baseline);
+    return "control";
+  }
+  if (degenerate > 0) {
+    reason = fmt::format("degenerate in {} of {} trials", degenerate, n);
+    return "unrealised";
+  }
+  if (base_failed > 0 || base_degenerate > 0) {
+    reason = base_failed > 0 ? fmt::format("the baseline {} is unrealised (placement not verified in {} of {} trials)",
+                                           baseline, base_failed, base.size())
+                             : fmt::format("the baseline {} is degenerate in {} of {} trials", baseline, base_degenerate,
+                                           base.size());
+    return "unrealised";
+  }
+  return "compared";
 }
 
-// The class statistic of both arms in the rounds they share, in round order, and the per-round log
-// ratios log(arm / base) that the repeated p-values and the dependence check read.
+// The class statistic of both arms in the rounds they share, in round order, with their trials, and the
+// per-round log ratios log(arm / base) that the repeated p-values and the dependence check read.
 struct Paired {
   std::vector<double> base, arm, log_ratio;
+  Trials base_trials, arm_trials;
+  std::size_t size() const { return arm.size(); }
+  Trials first_base(std::size_t n) const { return Trials(base_trials.begin(), base_trials.begin() + static_cast<long>(n)); }
+  Trials first_arm(std::size_t n) const { return Trials(arm_trials.begin(), arm_trials.begin() + static_cast<long>(n)); }
 };
 
 Paired paired_statistics(const RoundMap& base, const RoundMap& arm, Statistic statistic) {
@@ -86,8 +104,16 @@ Paired paired_statistics(const RoundMap& base, const RoundMap& arm, Statistic st
     p.base.push_back(trial_statistic(*it->second, statistic));
     p.arm.push_back(trial_statistic(*t, statistic));
     p.log_ratio.push_back(std::log(p.arm.back() / p.base.back()));
+    p.base_trials.push_back(it->second);
+    p.arm_trials.push_back(t);
   }
   return p;
+}
+
+Trials all_trials(const RoundMap& rounds) {
+  Trials ts;
+  for (const auto& [r, t] : rounds) ts.push_back(t);
+  return ts;
 }
 
 // Smallest nominal two-sided p-value at the planned looks reached, turned into a repeated p-value.
@@ -104,50 +130,99 @@ std::optional<double> repeated_p(const Paired& p, const std::vector<int>& looks,
   return stats::repeated_p_value(looks, min_p);
 }
 
-// A compared arm's decision is final at the first planned look that decides it: its verdict, CI and
-// rounds are that look's, and later rounds (run for the class's other arms) do not reopen it. Before
-// that, the comparison over every paired round so far is shown (undecided).
-void compare_to_baseline(const stats::SequentialPlan& plan, const Paired& p, ArmAnalysis& a) {
-  a.n_rounds = static_cast<int>(p.arm.size());
-  if (p.arm.size() < 2) {
-    a.stop_reason = std::string(stats::to_string(stats::StopReason::kBeforeFirstLook));
+// The first planned look that decides the arm, among the looks where it was still a realised compared
+// arm (a placement failure or degeneracy never heals, so no later look can decide it). nullopt: none.
+std::optional<std::pair<int, stats::Look>> deciding_look(const stats::SequentialPlan& plan, const Paired& p,
+                                                         const std::string& baseline) {
+  for (std::size_t k = 0; k < plan.looks.size(); ++k) {
+    const int r = plan.looks[k];
+    if (static_cast<std::size_t>(r) > p.size() || r < 2) break;
+    const auto n = static_cast<std::size_t>(r);
+    std::string reason;
+    if (role_of(p.first_arm(n), p.first_base(n), baseline, reason) != "compared") break;
+    stats::Look l = stats::evaluate_look(std::span(p.base).first(n), std::span(p.arm).first(n), plan);
+    if (l.reason == stats::StopReason::kDecided) return std::make_pair(static_cast<int>(k + 1), std::move(l));
+  }
+  return std::nullopt;
+}
+
+void show_look(const stats::Look& look, ArmAnalysis& a) {
+  a.n_rounds = look.rounds;
+  a.compared = true;
+  a.look_confidence = look.confidence;
+  a.ratio_pct = look.comparison.ratio_pct.estimate;
+  a.ratio_lo = look.comparison.ratio_pct.lower;
+  a.ratio_hi = look.comparison.ratio_pct.upper;
+  a.p_value = look.comparison.wilcoxon.p_value;
+  a.ci_inflation = look.dependence.ci_inflation;
+  a.effective_rounds = look.dependence.effective_rounds;
+}
+
+// A compared arm's decision is final at the first planned look that decides it: its verdict, CI, rounds
+// and m are that look's, and later rounds (run for the class's other arms) only add warnings: a placement
+// that failed afterwards, dependence found afterwards. Before that, the comparison over every paired round
+// so far is shown (undecided), and the role of every round so far.
+void compare_to_baseline(const stats::SequentialPlan& plan, const Paired& p, const std::string& baseline,
+                         ArmAnalysis& a) {
+  a.n_rounds = static_cast<int>(p.size());
+  std::optional<std::pair<int, stats::Look>> decided;
+  if (p.size() >= 2) decided = deciding_look(plan, p, baseline);
+  if (decided) {
+    if (a.role != "compared")
+      a.verdict_warnings.push_back(fmt::format("{} after the deciding look ({} rounds): the verdict stands on those rounds",
+                                               a.unrealised_reason, decided->second.rounds));
+    a.role = "compared";
+    a.unrealised_reason.clear();
+    a.decided_look = decided->first;
+  }
+  if (p.size() < 2) {
+    if (a.role == "compared") a.stop_reason = std::string(stats::to_string(stats::StopReason::kBeforeFirstLook));
     return;
   }
-  std::optional<stats::Look> look;
-  if (a.role == "compared")
-    for (int r : plan.looks) {
-      if (static_cast<std::size_t>(r) > p.arm.size() || r < 2) continue;
-      const auto n = static_cast<std::size_t>(r);
-      stats::Look l = stats::evaluate_look(std::span(p.base).first(n), std::span(p.arm).first(n), plan);
-      if (l.reason == stats::StopReason::kDecided) {
-        look = std::move(l);
-        break;
-      }
-    }
-  if (!look) look = stats::evaluate_look(p.base, p.arm, plan);
-  // Dependence is judged on every paired round so far, also after a decision: rounds run later for
-  // the class's other arms can show that the deciding look's rounds were not independent.
+  const stats::Look look = decided ? decided->second : stats::evaluate_look(p.base, p.arm, plan);
+  show_look(look, a);
+  // Dependence is judged on every paired round so far, also after a decision: rounds run later for the
+  // class's other arms can show dependence that the deciding look's correction had to bound.
   const stats::Dependence all_rounds = stats::round_dependence(p.log_ratio);
-  a.n_rounds = look->rounds;
-  a.compared = true;
-  a.look_confidence = look->confidence;
-  a.ratio_pct = look->comparison.ratio_pct.estimate;
-  a.ratio_lo = look->comparison.ratio_pct.lower;
-  a.ratio_hi = look->comparison.ratio_pct.upper;
-  a.p_value = look->comparison.wilcoxon.p_value;
   a.lag1 = all_rounds.lag1;
-  a.dependence_flagged = look->dependence.flagged || all_rounds.flagged;
-  a.ci_inflation = look->dependence.ci_inflation;
-  a.detectable_pct = look->detectable_pct;
-  a.stop_reason = std::string(stats::to_string(look->reason));
-  if (a.role == "compared") {
-    a.verdict = std::string(stats::to_string(look->verdict));
-    a.repeated_p = repeated_p(p, plan.looks, look->rounds);
-    a.stop = look->reason == stats::StopReason::kDecided || look->reason == stats::StopReason::kMaxRounds;
-  } else {
+  a.dependence_flagged = all_rounds.flagged;
+  if (a.role != "compared") {
     a.verdict = a.role;
     a.stop = true;
+    return;
   }
+  a.verdict = std::string(stats::to_string(look.verdict));
+  a.held = look.held;
+  a.stop_reason = std::string(stats::to_string(look.reason));
+  if (look.detectable) {
+    a.detectable_below_pct = look.detectable->below_pct;
+    a.detectable_pct = look.detectable->above_pct;
+  }
+  a.repeated_p = repeated_p(p, plan.looks, look.rounds);
+  a.stop = look.reason == stats::StopReason::kDecided || look.reason == stats::StopReason::kMaxRounds;
+  if (decided && a.dependence_flagged && p.size() > static_cast<std::size_t>(look.rounds))
+    a.verdict_warnings.push_back(fmt::format(
+        "rounds after the deciding look ({} rounds) look dependent (lag-1 autocorrelation {:.2f} over {}): the verdict "
+        "stands, made with the dependence correction at its look", look.rounds, a.lag1.value_or(0), p.size()));
+}
+
+// Whether the arm is in the family of m comparisons: a realised compared arm over the rounds of the first
+// planned look (or every round before it). An arm that is not is never decided (its failure or degeneracy
+// persists), and one that is stays counted at every look, whatever later rounds show: m is the m planned
+// when each look was taken.
+bool in_planned_family(const RoundMap& base, const RoundMap& arm, Statistic statistic, const std::vector<int>& looks,
+                       const std::string& baseline) {
+  const Paired p = paired_statistics(base, arm, statistic);
+  const std::size_t n = std::min(p.size(), static_cast<std::size_t>(looks.front()));
+  std::string reason;
+  return role_of(p.first_arm(n), p.first_base(n), baseline, reason) == "compared";
+}
+
+// An A/A control ran where the baseline runs: its ratio CI (at the look confidence, dependence-corrected)
+// should hold 0. One that excludes 0 is a failed A/A check: identical placements differ here.
+void judge_control(ArmAnalysis& a) {
+  if (a.role != "control" || !a.compared) return;
+  a.aa_check = a.ratio_lo <= 0 && a.ratio_hi >= 0 ? "passed" : "failed";
 }
 
 stats::StopReason class_stop_reason(const ClassAnalysis& c, bool any_compared) {
@@ -161,23 +236,36 @@ stats::StopReason class_stop_reason(const ClassAnalysis& c, bool any_compared) {
   return stats::StopReason::kContinue;
 }
 
+std::string control_warning(const ClassAnalysis& c, const ArmAnalysis& a) {
+  if (a.aa_check == "failed")
+    return fmt::format("failed A/A check: {} ran with the placement of {} and differs from it (ratio CI [{:+.2f}, {:+.2f}]% "
+                       "excludes 0): something other than placement moves this class's numbers (run order, a noisy or "
+                       "drifting machine); its verdicts cannot be read as placement effects", a.arm, c.baseline,
+                       a.ratio_lo, a.ratio_hi);
+  return fmt::format("{} is degenerate here (same placement as {}): an A/A control, no verdict{}", a.arm, c.baseline,
+                     a.compared ? fmt::format("; identical placements differ by up to {:.2f}% here",
+                                              std::max(std::fabs(a.ratio_lo), std::fabs(a.ratio_hi)))
+                                : "");
+}
+
 void add_warnings(ClassAnalysis& c) {
   for (const ArmAnalysis& a : c.arms) {
-    if (a.role == "control")
-      c.warnings.push_back(fmt::format(
-          "{} is degenerate here (same placement as {}): an A/A control, no verdict{}", a.arm, c.baseline,
-          a.compared ? fmt::format("; identical placements differ by up to {:.2f}% here", std::max(std::fabs(a.ratio_lo), std::fabs(a.ratio_hi)))
-                     : ""));
+    if (a.role == "control") c.warnings.push_back(control_warning(c, a));
     if (a.role == "unrealised") c.warnings.push_back(fmt::format("{} unrealised ({}): no verdict", a.arm, a.unrealised_reason));
-    if (a.dependence_flagged)
+    for (const std::string& w : a.verdict_warnings) c.warnings.push_back(fmt::format("{} ({}): {}", a.arm, a.verdict, w));
+    if (a.dependence_flagged && !a.decided_look)
       c.warnings.push_back(fmt::format("{}: rounds look dependent (lag-1 autocorrelation {:.2f}); its CI is widened x{:.2f}",
                                        a.arm, a.lag1.value_or(0), a.ci_inflation));
+    if (a.held)
+      c.warnings.push_back(fmt::format("{}: held at this look: its widened CI would decide, but {:.1f} effective rounds are "
+                                       "too few to exclude dependence ({:g} needed); later looks decide", a.arm,
+                                       a.effective_rounds, stats::kMinEffectiveRounds));
     if (a.flagged_trials > 0 && a.role != "control")
       c.warnings.push_back(fmt::format("{}: {} flagged trial(s) (see trials.jsonl flags)", a.arm, a.flagged_trials));
     if (a.role == "compared" && a.verdict == "inconclusive" && c.stop_reason == "max_rounds" && a.detectable_pct)
-      c.warnings.push_back(fmt::format("{}: undecided at max rounds; this plan detects effects beyond ±{:.1f}% "
-                                       "(90% power) at this noise; the ratio CI bounds what is ruled out",
-                                       a.arm, *a.detectable_pct));
+      c.warnings.push_back(fmt::format("{}: undecided at max rounds; this plan detects effects below {:+.1f}% or beyond "
+                                       "{:+.1f}% (90% power, one side each) at this noise; the ratio CI bounds what is "
+                                       "ruled out", a.arm, a.detectable_below_pct.value_or(0), *a.detectable_pct));
   }
 }
 
@@ -207,8 +295,7 @@ std::vector<ClassAnalysis> analyze_run(const ExperimentConfig& cfg, const std::v
     ca.looks = looks;
     ca.family_confidence = cfg.confidence;
     ca.rounds_done = static_cast<int>(by_arm[ca.baseline].size());
-    ArmAnalysis base_probe;
-    assign_role(by_arm[ca.baseline], ca.baseline, base_probe);
+    const Trials base_trials = all_trials(by_arm[ca.baseline]);
     for (Arm arm : cls.arms()) {
       ArmAnalysis a;
       a.arm = arm_name(arm);
@@ -222,12 +309,8 @@ std::vector<ClassAnalysis> analyze_run(const ExperimentConfig& cfg, const std::v
         a.verdict = "baseline";
         a.n_rounds = static_cast<int>(rounds.size());
       } else {
-        assign_role(rounds, ca.baseline, a);
-        if (base_probe.role != "compared" && a.role == "compared") {
-          a.role = "unrealised";
-          a.unrealised_reason = fmt::format("the baseline {} is {}", ca.baseline, base_probe.unrealised_reason);
-        }
-        comparisons += a.role == "compared";
+        a.role = role_of(all_trials(rounds), base_trials, ca.baseline, a.unrealised_reason);
+        comparisons += in_planned_family(rounds_of[ci][ca.baseline], rounds, cls.statistic, looks, ca.baseline);
       }
       ca.arms.push_back(std::move(a));
     }
@@ -248,7 +331,9 @@ std::vector<ClassAnalysis> analyze_run(const ExperimentConfig& cfg, const std::v
     for (ArmAnalysis& a : ca.arms) {
       if (a.role == "baseline") continue;
       any_compared = any_compared || a.role == "compared";
-      compare_to_baseline(plan, paired_statistics(rounds_of[ci][ca.baseline], rounds_of[ci][a.arm], cls.statistic), a);
+      compare_to_baseline(plan, paired_statistics(rounds_of[ci][ca.baseline], rounds_of[ci][a.arm], cls.statistic),
+                          ca.baseline, a);
+      judge_control(a);
       if (a.role == "control" && a.compared)
         ca.noise_floor_pct = std::max(ca.noise_floor_pct.value_or(0), std::max(std::fabs(a.ratio_lo), std::fabs(a.ratio_hi)));
       if (a.role == "compared") {

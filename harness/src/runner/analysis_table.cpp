@@ -1,6 +1,8 @@
 // The verdict table of a run analysis (analysis.h): what is decided, as it is decided. The value shown
-// per arm is the class statistic over rounds (its CI too); the ratio and its CI are those the verdict
-// is read from; the plan, the stop in words and every warning follow the class header.
+// per arm is the class statistic over its rounds (its CI too; `rounds` counts them); the ratio and its
+// CI are those the verdict is read from (`ratio rounds` counts the paired rounds behind them: the
+// deciding look's once decided); the detectable effects are one-sided, each side its own; the plan, the
+// stop in words and every warning follow the class header.
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -19,7 +21,12 @@ std::string ci_text(const ClassAnalysis& c, double lo, double hi) {
   return hi >= 1e6 ? fmt::format("[{:.2f}, {:.2f}] ms", lo / 1e6, hi / 1e6) : fmt::format("[{:.1f}, {:.1f}] us", lo / 1e3, hi / 1e3);
 }
 
-constexpr const char* kRow = "  {:<22} {:<10} {:>6} {:>12} {:>25} {:>9} {:>21} {:<13} {:>10} {}\n";
+constexpr const char* kRow = "  {:<22} {:<10} {:>6} {:>12} {:>25} {:>12} {:>9} {:>21} {:<13} {:>13} {}\n";
+
+std::string detectable_text(const ArmAnalysis& a) {
+  if (a.role != "compared" || !a.detectable_pct || !a.detectable_below_pct) return "-";
+  return fmt::format("{:+.1f}/{:+.1f}%", *a.detectable_below_pct, *a.detectable_pct);
+}
 
 }  // namespace
 
@@ -32,17 +39,20 @@ std::string render_analysis_table(const std::vector<ClassAnalysis>& classes, boo
                        "family {:g}% over {} comparison{})\n",
                        fmt::join(c.looks, ", "), c.look_confidence * 100, c.boundary_z, c.family_confidence * 100,
                        c.comparisons, c.comparisons == 1 ? "" : "s");
-    out += fmt::format(kRow, "arm", "role", "rounds", c.statistic, "CI over rounds", "ratio", "ratio CI", "verdict",
-                       "detectable", "flagged");
+    out += fmt::format(kRow, "arm", "role", "rounds", c.statistic, "CI over rounds", "ratio rounds", "ratio", "ratio CI",
+                       "verdict", "detectable", "flagged");
     for (const auto& a : c.arms) {
       std::string ratio = a.compared ? fmt::format("{:+.2f}%", a.ratio_pct) : "-";
       std::string ci = a.compared ? fmt::format("[{:+.2f}, {:+.2f}]%", a.ratio_lo, a.ratio_hi) : "-";
       // An arm without trials yet has no value: "-", never 0.
       std::string value = a.has_statistic ? value_text(c, a.statistic_value) : "-";
       std::string value_ci = a.has_statistic ? ci_text(c, a.statistic_ci_lo, a.statistic_ci_hi) : "-";
-      std::string detectable = a.role == "compared" && a.detectable_pct ? fmt::format("±{:.1f}%", *a.detectable_pct) : "-";
-      out += fmt::format(kRow, a.arm, a.role, a.n_rounds, value, value_ci, ratio, ci, a.verdict, detectable,
-                         a.flagged_trials);
+      // 0 from a summary written before the count was kept: unknown, not 0.
+      const std::string value_rounds = a.has_statistic && a.statistic_rounds > 0 ? std::to_string(a.statistic_rounds)
+                                       : a.has_statistic ? "?" : "0";
+      const std::string ratio_rounds = a.compared ? std::to_string(a.n_rounds) : "-";
+      out += fmt::format(kRow, a.arm, a.role, value_rounds, value, value_ci, ratio_rounds, ratio, ci, a.verdict,
+                         detectable_text(a), a.flagged_trials);
     }
     if (c.noise_floor_pct)
       out += fmt::format("  noise floor: identical placements differ by up to {:.2f}% here (A/A control)\n", *c.noise_floor_pct);

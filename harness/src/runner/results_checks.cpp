@@ -155,6 +155,19 @@ void read_steps_and_summary(const Checker& c, const json& t, const ClassConfig* 
     if (value.is_number()) r.summary[key] = value.get<double>();
 }
 
+// The placement record and the trial's flags say the same (run_trial writes both from one record; the
+// flag takes the worst of several records, so a verified first record may sit beside a placement_ flag).
+// Roles are read from the flags: a record that contradicts them is refused rather than half-believed.
+void check_placement_agrees(const Checker& c, const json& p, const TrialRecord& r) {
+  const bool flag_degenerate = r.has_flag("degenerate");
+  if (p.contains("degenerate") && r.degenerate != flag_degenerate)
+    c.fail("placement.degenerate", fmt::format("is {}, but flags {} \"degenerate\" (the two are written together)",
+                                               r.degenerate ? "true" : "false", flag_degenerate ? "has" : "has no"));
+  if ((r.placement_status == "partial" || r.placement_status == "failed") && !r.has_flag("placement_"))
+    c.fail("placement.status", fmt::format("is \"{}\", but flags has no \"placement_{}\" (the two are written together)",
+                                           r.placement_status, r.placement_status));
+}
+
 void read_flags_and_placement(const Checker& c, const json& t, const ClassConfig* k, TrialRecord& r) {
   c.optional(t, "flags", [&] {
     const json& flags = c.list(t, "", "flags");
@@ -170,6 +183,7 @@ void read_flags_and_placement(const Checker& c, const json& t, const ClassConfig
     const json& p = c.object(t, "", "placement");
     c.optional(p, "status", [&] { r.placement_status = c.text(p, "placement", "status"); });
     c.optional(p, "degenerate", [&] { r.degenerate = c.boolean(p, "placement", "degenerate"); });
+    check_placement_agrees(c, p, r);
   });
 }
 
@@ -223,6 +237,37 @@ struct SummaryChecker {
   }
 };
 
+// The fields of issue 26 (optional: absent in summaries written before it) and what each arm's fields
+// must agree on: a decided verdict with its look and a stop "decided", no verdict fields on an arm
+// without a verdict, an A/A check only on a control. The field that contradicts is named.
+void check_arm_agrees(const SummaryChecker& sc, const json& a, const std::string& aw, const std::string& role,
+                      const std::string& verdict) {
+  const Checker& c = sc.c;
+  c.optional(a, "statistic_rounds", [&] { c.integer(a, aw, "statistic_rounds", 0, kNoLimit); });
+  c.optional(a, "decided_look", [&] { c.integer(a, aw, "decided_look", 1, kNoLimit); });
+  c.optional(a, "verdict_warnings", [&] { sc.strings(a, aw, "verdict_warnings"); });
+  c.optional(a, "held", [&] { c.boolean(a, aw, "held"); });
+  c.optional(a, "detectable_below_pct", [&] { c.number(a, aw, "detectable_below_pct", -INFINITY, INFINITY); });
+  c.optional(a, "effective_rounds", [&] { c.number(a, aw, "effective_rounds", 0, INFINITY); });
+  c.optional(a, "aa_check", [&] { c.one_of(a, aw, "aa_check", {"passed", "failed"}); });
+  const auto present = [&](const char* key) { return a.contains(key) && !a.at(key).is_null(); };
+  const auto contradiction = [&](const char* key, const std::string& why) { c.fail(Checker::join(aw, key), why); };
+  if (a.at("realised").get<bool>() != (role == "baseline" || role == "compared"))
+    contradiction("realised", fmt::format("is {} for role {}", a.at("realised").dump(), role));
+  const bool decisive = verdict == "faster" || verdict == "slower" || verdict == "equivalent";
+  const std::string stop = a.at("stop_reason");
+  if (decisive && stop != "decided") contradiction("stop_reason", fmt::format("is \"{}\" for verdict {}", stop, verdict));
+  if (role == "compared" && !decisive && stop == "decided")
+    contradiction("stop_reason", fmt::format("is \"decided\" for verdict {}", verdict));
+  if (a.contains("decided_look") && decisive != present("decided_look"))
+    contradiction("decided_look", decisive ? "is null for a decided verdict" : "is set for verdict " + verdict);
+  if (a.value("held", false) && verdict != "inconclusive") contradiction("held", "is true for verdict " + verdict);
+  if (present("aa_check") && role != "control") contradiction("aa_check", "is set for role " + role);
+  if (role == "control" || role == "unrealised")
+    for (const char* key : {"detectable_pct", "detectable_below_pct", "repeated_p", "holm_adjusted_p", "decided_look"})
+      if (present(key)) contradiction(key, fmt::format("is set for role {}, which has no verdict", role));
+}
+
 void check_summary_arm(const SummaryChecker& sc, const json& a, const std::string& aw) {
   const Checker& c = sc.c;
   c.expect(a.is_object(), aw, "a map", a);
@@ -249,6 +294,7 @@ void check_summary_arm(const SummaryChecker& sc, const json& a, const std::strin
   const bool verdict_fits = role == "compared" ? (verdict != "baseline" && verdict != "control" && verdict != "unrealised")
                                                : verdict == role;
   c.expect(verdict_fits, aw + ".verdict", "a verdict that fits role " + role, a.at("verdict"));
+  check_arm_agrees(sc, a, aw, role, verdict);
 }
 
 void check_summary_class(const SummaryChecker& sc, const json& cls, const std::string& cw) {
@@ -276,7 +322,14 @@ void check_summary_class(const SummaryChecker& sc, const json& cls, const std::s
   sc.nullable_number(cls, cw, "noise_floor_pct");
   sc.strings(cls, cw, "warnings");
   const json& arms = c.list(cls, cw, "arms");
-  for (std::size_t j = 0; j < arms.size(); ++j) check_summary_arm(sc, arms[j], Checker::item(cw + ".arms", j));
+  for (std::size_t j = 0; j < arms.size(); ++j) {
+    const std::string aw = Checker::item(cw + ".arms", j);
+    check_summary_arm(sc, arms[j], aw);
+    if (arms[j].contains("decided_look") && arms[j].at("decided_look").is_number() &&
+        arms[j].at("decided_look").get<std::int64_t>() > static_cast<std::int64_t>(looks.size()))
+      c.fail(aw + ".decided_look", fmt::format("is {}, but the class plans {} looks", arms[j].at("decided_look").dump(),
+                                               looks.size()));
+  }
 }
 
 void check_summary(const Checker& c, const json& s) {

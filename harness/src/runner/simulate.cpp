@@ -55,13 +55,15 @@ void validate(const RunSimulation& s) {
   if (s.config.classes.empty()) fail("the config has no classes");
 }
 
-TrialRecord trial_record(const std::string& cls, const std::string& arm, int round, double value, bool degenerate) {
+TrialRecord trial_record(const std::string& cls, const std::string& arm, int round, double value, bool degenerate,
+                         bool failed) {
   TrialRecord t;
   t.class_name = cls;
   t.arm = arm;
   t.round = round;
   if (degenerate) t.flags = {"degenerate"};
-  t.placement_status = "verified";
+  if (failed) t.flags.push_back("placement_failed");
+  t.placement_status = failed ? "failed" : "verified";
   t.degenerate = degenerate;
   t.step_ns = {value};
   t.summary = {{"median_ns", value}, {"p99_ns", value}, {"throughput_steps_s", 1e9 / value}};
@@ -101,7 +103,9 @@ Experiment run_one(const RunSimulation& sim, std::uint64_t seed) {
         auto it = sim.effect_pct.find(key);
         const double effect = it == sim.effect_pct.end() ? 0.0 : it->second;
         const double value = 1e6 * std::exp(shared + s.u) * (1 + effect / 100);
-        trials.push_back(trial_record(cls.name, arm_name(arm), round, value, degenerate.count(key) > 0));
+        auto fails = sim.fails_from.find(key);
+        const bool failed = fails != sim.fails_from.end() && round >= fails->second;
+        trials.push_back(trial_record(cls.name, arm_name(arm), round, value, degenerate.count(key) > 0, failed));
       }
     }
     // The runner analyses after every round; a class can only stop at a planned look, so looking
@@ -133,7 +137,7 @@ SimulationResult simulate_runs(const RunSimulation& sim) {
   double rounds = 0;
   for (int i = 0; i < sim.experiments; ++i) {
     Experiment e = run_one(sim, mix(sim.seed ^ mix(static_cast<std::uint64_t>(i))));
-    bool false_different = false, false_unflagged = false;
+    bool false_different = false, false_unflagged = false, flagged = false;
     for (const ClassAnalysis& c : e.final)
       for (const ArmAnalysis& a : c.arms) {
         if (a.role == "baseline") continue;
@@ -146,6 +150,8 @@ SimulationResult simulate_runs(const RunSimulation& sim) {
         t.inconclusive += a.verdict == "inconclusive";
         t.other += a.verdict == "control" || a.verdict == "unrealised";
         t.dependence_flagged += a.dependence_flagged;
+        flagged = flagged || a.dependence_flagged;
+        t.aa_failed += a.aa_check == "failed";
         t.different_unflagged += different && !a.dependence_flagged;
         t.mean_rounds += static_cast<double>(a.n_rounds) / sim.experiments;
         auto it = sim.effect_pct.find(key);
@@ -156,6 +162,7 @@ SimulationResult simulate_runs(const RunSimulation& sim) {
       }
     r.any_false_different += false_different;
     r.any_false_different_unflagged += false_unflagged;
+    r.any_flagged += flagged;
     for (int used : e.rounds_used) rounds += used;
   }
   r.mean_rounds = rounds / (static_cast<double>(sim.experiments) * static_cast<double>(sim.config.classes.size()));

@@ -39,6 +39,7 @@ json arm_to_json(const ArmAnalysis& a) {
           {"realised", a.role == "baseline" || a.role == "compared"},
           {"unrealised_reason", text_or_null(a.unrealised_reason)},
           {"n_rounds", a.n_rounds},
+          {"statistic_rounds", a.statistic_rounds},
           {"flagged_trials", a.flagged_trials},
           {"statistic_value", nullable(a.has_statistic, a.statistic_value)},
           {"statistic_ci", pair_or_null(a.has_statistic, a.statistic_ci_lo, a.statistic_ci_hi)},
@@ -56,11 +57,17 @@ json arm_to_json(const ArmAnalysis& a) {
           {"repeated_p", nullable(a.repeated_p)},
           {"holm_adjusted_p", nullable(a.holm_adjusted_p)},
           {"verdict", a.verdict},
+          {"decided_look", a.decided_look ? json(*a.decided_look) : json(nullptr)},
+          {"verdict_warnings", a.verdict_warnings},
+          {"held", a.held},
           {"stop_reason", a.stop_reason},
+          {"detectable_below_pct", nullable(a.detectable_below_pct)},
           {"detectable_pct", nullable(a.detectable_pct)},
           {"lag1", nullable(a.lag1)},
           {"dependence_flagged", a.dependence_flagged},
-          {"ci_inflation", a.ci_inflation}};
+          {"ci_inflation", a.ci_inflation},
+          {"effective_rounds", nullable(a.compared, a.effective_rounds)},
+          {"aa_check", text_or_null(a.aa_check)}};
 }
 
 ArmAnalysis arm_from_json(const json& j) {
@@ -69,6 +76,7 @@ ArmAnalysis arm_from_json(const json& j) {
   a.role = j.at("role");
   a.unrealised_reason = opt_text(j, "unrealised_reason");
   a.n_rounds = j.at("n_rounds");
+  a.statistic_rounds = j.value("statistic_rounds", 0);  // the fields from here to aa_check: absent before issue 26
   a.flagged_trials = j.at("flagged_trials");
   a.has_statistic = opt_number(j, "statistic_value").has_value();
   if (a.has_statistic) {
@@ -95,11 +103,17 @@ ArmAnalysis arm_from_json(const json& j) {
   a.repeated_p = opt_number(j, "repeated_p");
   a.holm_adjusted_p = opt_number(j, "holm_adjusted_p");
   a.verdict = j.at("verdict");
+  if (auto look = opt_number(j, "decided_look")) a.decided_look = static_cast<int>(*look);
+  if (j.contains("verdict_warnings")) a.verdict_warnings = j.at("verdict_warnings").get<std::vector<std::string>>();
+  a.held = j.value("held", false);
   a.stop_reason = j.at("stop_reason");
+  a.detectable_below_pct = opt_number(j, "detectable_below_pct");
   a.detectable_pct = opt_number(j, "detectable_pct");
   a.lag1 = opt_number(j, "lag1");
   a.dependence_flagged = j.at("dependence_flagged");
   a.ci_inflation = j.at("ci_inflation");
+  a.effective_rounds = opt_number(j, "effective_rounds").value_or(0);
+  a.aa_check = opt_text(j, "aa_check");
   a.stop = a.stop_reason == "decided" || a.stop_reason == "max_rounds" || (a.role != "compared" && a.role != "baseline");
   return a;
 }

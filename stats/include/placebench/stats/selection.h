@@ -3,8 +3,9 @@
 // M[i][j] = u_i + v_j whose rows and columns are sorted; counting the entries <= t takes one
 // two-pointer pass, O(n). A randomized search over the implicit matrix (in the spirit of Monahan,
 // ACM TOMS 10(3), 1984, "Algorithm 616: fast computation of the Hodges-Lehmann location estimator")
-// keeps, per row, the column range still holding candidates, draws a random candidate as pivot and
-// discards the side that cannot hold the k-th entry; O(log n) passes are expected. Floating-point
+// keeps, per row, the column range still holding candidates; each pass brackets the k-th entry between
+// two quantiles of a random sample of the candidates (Floyd & Rivest 1975) and keeps what lies between,
+// falling back to one random pivot when the bracket misses; O(log n) passes are expected. Floating-point
 // addition is monotone, so the computed sums keep the sorted structure exactly.
 #pragma once
 #include <cstdint>

@@ -23,7 +23,9 @@ struct ArmAnalysis {
   std::string arm;
   std::string role = "compared";       // baseline | compared | control | unrealised
   std::string unrealised_reason;       // why a control or unrealised arm gives no verdict ("" otherwise)
-  int n_rounds = 0;                    // rounds with both this arm and the baseline (the baseline: its rounds)
+  int n_rounds = 0;                    // rounds behind the ratio and verdict: the deciding look's, else every
+                                       // round with both this arm and the baseline (the baseline: its rounds)
+  int statistic_rounds = 0;            // rounds behind statistic_value (every trial of the arm)
   int flagged_trials = 0;
   // The class statistic over rounds: median of the per-trial statistic, CI from order statistics.
   bool has_statistic = false;
@@ -35,12 +37,18 @@ struct ArmAnalysis {
   // The paired comparison against the baseline (ratio of the class statistic, percent).
   bool compared = false;
   double ratio_pct = 0, ratio_lo = 0, ratio_hi = 0, look_confidence = 0, p_value = 1;
-  std::optional<double> repeated_p, holm_adjusted_p, detectable_pct, lag1;
-  bool dependence_flagged = false;
-  double ci_inflation = 1;
+  std::optional<double> repeated_p, holm_adjusted_p, lag1;
+  std::optional<double> detectable_below_pct, detectable_pct;  // one-sided: below < 0, above > 0 (compared arms)
+  bool dependence_flagged = false;     // every paired round so far: strong evidence of dependence (r1 test at 1%)
+  double ci_inflation = 1;             // the dependence correction of the look shown
+  double effective_rounds = 0;         // ... and its effective rounds
+  bool held = false;                   // undecided only because the look's effective rounds were too few
   std::string verdict = "inconclusive";  // baseline | faster | slower | equivalent | inconclusive | control | unrealised
+  std::optional<int> decided_look;     // 1-based planned look that decided the verdict (final from then on)
+  std::vector<std::string> verdict_warnings;  // what later rounds found; never a change of the verdict
+  std::string aa_check;                // controls with a ratio: "passed" | "failed" (its CI excludes 0); else ""
   bool stop = false;
-  std::string stop_reason;
+  std::string stop_reason;             // "" for a control or unrealised arm (no verdict, no stop of its own)
 };
 
 struct ClassAnalysis {
@@ -53,7 +61,7 @@ struct ClassAnalysis {
   std::vector<int> looks;              // planned look rounds
   double look_confidence = 0;          // each look's CI
   double boundary_z = 0;               // the Pocock constant behind it
-  int comparisons = 1;                 // compared arms in the whole run's family
+  int comparisons = 1;                 // m: compared arms in the whole run's family, as planned at the first look
   double family_confidence = 0.95;
   bool stop = false;
   std::string stop_reason;

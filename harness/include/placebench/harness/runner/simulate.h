@@ -25,12 +25,14 @@ struct RunSimulation {
   double ar_phi = 0.0;                        // AR(1) coefficient of each arm's per-round noise
   std::map<std::string, double> effect_pct;   // "class/arm" -> true effect in percent (absent: 0)
   std::vector<std::string> degenerate;        // "class/arm" whose trials are flagged degenerate
+  std::map<std::string, int> fails_from;      // "class/arm" -> first 0-based round whose placement fails
 };
 
 struct ArmTally {
   int faster = 0, slower = 0, equivalent = 0, inconclusive = 0, other = 0;  // other: control / unrealised
   int dependence_flagged = 0;
   int different_unflagged = 0;               // faster or slower with no dependence flag
+  int aa_failed = 0;                         // a control whose A/A check failed
   double mean_rounds = 0.0;                  // rounds the arm's comparison used (its deciding look, or the last)
   double rate(int count, int experiments) const { return static_cast<double>(count) / experiments; }
 };
@@ -40,6 +42,7 @@ struct SimulationResult {
   std::map<std::string, ArmTally> arms;      // "class/arm"
   int any_false_different = 0;               // experiments where some zero-effect arm was faster/slower
   int any_false_different_unflagged = 0;     // ... and that arm's rounds were not flagged dependent
+  int any_flagged = 0;                       // experiments where some arm's rounds were flagged dependent
   double mean_rounds = 0.0;                  // rounds used per class, averaged over experiments and classes
   int max_rounds = 0;
 };
