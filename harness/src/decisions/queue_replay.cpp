@@ -2,13 +2,13 @@
 // event loop (arrival, completion, scheduling pass in arrival order with backfill) per combination.
 // Placement rules, the gang and no-gang modes and every figure: docs/queue-replay.md.
 //
-// Bounded work (docs/queue-replay.md#work): a pass takes the earliest-arrived head among the classes that
-// may start, from an ordered set (log K, not a scan of every class per start); a class blocked on its
-// head stays blocked until a completion frees capacity (free capacity only shrinks in between, and
-// placement is monotone in it), so an arrival costs its own class only; within a pass a worker shape that
-// failed is not tried again until the state changes; fragmentation is computed per distinct worker shape
-// (GPUs, CPUs), not per class. Per event: O(log K + distinct shapes x hosts x NUMA nodes) plus, at a
-// completion, one try per waiting class.
+// Bounded work (docs/queue-replay.md#work): the waiting classes are grouped by what their head needs
+// (GPUs and CPUs per worker, and the gang size); a pass takes the earliest-arrived head among the groups
+// not blocked (a scan of the G groups per start, then log K); a group whose head cannot start is blocked,
+// every class of it, until a completion frees capacity (free capacity only shrinks in between, and
+// placement is monotone in it), so neither an arrival nor a completion tries every waiting class; the
+// fragmentation of a host is computed per distinct worker shape (GPUs, CPUs), not per class. Per event:
+// O(G x (starts + 1) + log K + S x H x N) for S shapes on the H hosts of N NUMA nodes it touched.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -96,11 +96,9 @@ std::vector<Job> draw_arrivals(const JobMix& mix) {
 }
 
 // Starts job j if it can start now (gang: all workers at once; no gang: as many workers as fit, held);
-// returns whether it started. `touched` collects the hosts whose free capacity changed; `changed` is set
-// when the state changed at all.
-bool try_start(State& s, Job& j, const WorkloadClass& w, const Combination& c, double t, std::vector<bool>& touched,
-               bool& changed) {
-  const std::size_t before = j.placed.size();
+// returns whether it started. `touched` collects the hosts whose free capacity changed.
+bool try_start(State& s, Job& j, const WorkloadClass& w, const Combination& c, double t, std::vector<bool>& touched) {
+  const std::size_t before = c.gang ? 0 : j.placed.size();
   if (c.gang) {
     State trial = s;
     std::vector<WorkerPlacement> ps;
@@ -122,17 +120,8 @@ bool try_start(State& s, Job& j, const WorkloadClass& w, const Combination& c, d
       j.placed_at.push_back(t);
     }
   }
-  changed = changed || j.placed.size() != before || c.gang;
   for (std::size_t i = before; i < j.placed.size(); ++i) touched[j.placed[i].host] = true;
-  if (c.gang)
-    for (const auto& p : j.placed) touched[p.host] = true;
   return static_cast<int>(j.placed.size()) == w.workers;
-}
-
-// What a worker of class w needs: the key under which one failure in a pass stands for every class of it
-// (gang: the whole gang; no gang: one more worker).
-std::tuple<int, int, int> need_key(const WorkloadClass& w, bool gang) {
-  return {w.gpus_per_worker, w.cpus_per_worker, gang ? w.workers : 1};
 }
 
 // A class's figures over its jobs (arrival order). Queue statistics are of started jobs; with none they are
@@ -172,11 +161,31 @@ ClassOutcome class_outcome(const WorkloadClass& w, const std::vector<const Job*>
   return co;
 }
 
+// What a head of class w needs to start: classes with the same need start or fail alike in one state
+// (gang: the whole gang, GPUs and CPUs per worker and the worker count; no gang: one more worker).
+std::tuple<int, int, int> need_key(const WorkloadClass& w, bool gang) {
+  return {w.gpus_per_worker, w.cpus_per_worker, gang ? w.workers : 1};
+}
+
+// The classes waiting to start, grouped by need: per group the non-empty classes ordered by their head's
+// arrival, and whether the group's head failed since capacity was last freed (then every class of the
+// group would fail too: the need is the same and free capacity only shrank, and placement is monotone).
+struct NeedGroup {
+  std::set<std::pair<double, std::size_t>> heads;  // (head's arrival, class)
+  bool blocked = false;
+};
+
 class Replay {
  public:
   Replay(const State& initial, const JobMix& mix, std::vector<Job> jobs, const Combination& c)
       : s_(initial), mix_(mix), jobs_(std::move(jobs)), c_(c), shapes_(distinct_shapes(mix)), queues_(mix.classes.size()),
-        blocked_(mix.classes.size(), false), host_frag_(initial.size()), host_free_(initial.size()) {
+        group_of_(mix.classes.size()), host_frag_(initial.size()), host_free_(initial.size()) {
+    std::map<std::tuple<int, int, int>, std::size_t> index;
+    for (std::size_t k = 0; k < mix.classes.size(); ++k) {
+      auto [it, fresh] = index.emplace(need_key(mix.classes[k], c.gang), groups_.size());
+      if (fresh) groups_.emplace_back();
+      group_of_[k] = it->second;
+    }
     for (std::size_t h = 0; h < s_.size(); ++h) {
       host_frag_[h] = host_fragmentation(s_[h], c_, shapes_);
       frag_now_ += host_frag_[h];
@@ -190,11 +199,12 @@ class Replay {
  private:
   using Done = std::pair<double, std::size_t>;
   void account_until(double t);
-  bool release_until(double t, std::vector<bool>& touched);
+  void release_until(double t, std::vector<bool>& touched);
   void admit_until(double t);
   void schedule_pass(double t, std::vector<bool>& touched);
   void refresh(const std::vector<bool>& touched);
-  void enqueue_ready(std::size_t k) { ready_.emplace(jobs_[queues_[k].front()].arrival, k); }
+  NeedGroup& group(std::size_t k) { return groups_[group_of_[k]]; }
+  void add_head(std::size_t k) { group(k).heads.emplace(jobs_[queues_[k].front()].arrival, k); }
 
   State s_;
   const JobMix& mix_;
@@ -203,8 +213,8 @@ class Replay {
   Shapes shapes_;
   std::priority_queue<Done, std::vector<Done>, std::greater<>> running_;
   std::vector<std::deque<std::size_t>> queues_;  // one FIFO per class
-  std::vector<bool> blocked_;                    // the head cannot start until capacity is freed
-  std::set<std::pair<double, std::size_t>> ready_;  // (head's arrival, class) of non-empty, unblocked classes
+  std::vector<NeedGroup> groups_;
+  std::vector<std::size_t> group_of_;  // per class
   std::size_t next_ = 0;
   double now_ = 0, frag_integral_ = 0, free_integral_ = 0, frag_now_ = 0;
   std::vector<double> host_frag_;
@@ -221,8 +231,8 @@ void Replay::account_until(double t) {
   now_ = std::max(now_, t);
 }
 
-// Completions up to t free their workers; true when any did (then every blocked class may start again).
-bool Replay::release_until(double t, std::vector<bool>& touched) {
+// Completions up to t free their workers; then every group may start again.
+void Replay::release_until(double t, std::vector<bool>& touched) {
   bool freed = false;
   while (!running_.empty() && running_.top().first <= t) {
     for (const auto& p : jobs_[running_.top().second].placed) {
@@ -233,45 +243,40 @@ bool Replay::release_until(double t, std::vector<bool>& touched) {
     freed = true;
   }
   if (freed)
-    for (std::size_t k = 0; k < blocked_.size(); ++k)
-      if (blocked_[k]) {
-        blocked_[k] = false;
-        enqueue_ready(k);
-      }
-  return freed;
+    for (NeedGroup& g : groups_) g.blocked = false;
 }
 
 void Replay::admit_until(double t) {
   while (next_ < jobs_.size() && jobs_[next_].arrival <= t) {
     std::size_t k = jobs_[next_].cls;
     queues_[k].push_back(next_++);
-    if (queues_[k].size() == 1 && !blocked_[k]) enqueue_ready(k);
+    if (queues_[k].size() == 1) add_head(k);
   }
 }
 
-// Arrival order with backfill: the earliest-arrived head among the classes not blocked in this pass.
+// Arrival order with backfill: the earliest-arrived head among the classes not blocked in this pass (a
+// class that cannot start its head cannot start a later job of it this pass, nor can a class of its need).
 void Replay::schedule_pass(double t, std::vector<bool>& touched) {
-  std::set<std::tuple<int, int, int>> failed;  // needs that failed since the state last changed
-  while (!ready_.empty()) {
-    const std::size_t k = ready_.begin()->second;
-    ready_.erase(ready_.begin());
+  for (;;) {
+    NeedGroup* best = nullptr;
+    for (NeedGroup& g : groups_)
+      if (!g.blocked && !g.heads.empty() && (!best || *g.heads.begin() < *best->heads.begin())) best = &g;
+    if (!best) return;
+    const std::size_t k = best->heads.begin()->second;
     const std::size_t id = queues_[k].front();
     Job& j = jobs_[id];
     const WorkloadClass& w = mix_.classes[k];
-    bool changed = false;
-    if (failed.count(need_key(w, c_.gang)) || !try_start(s_, j, w, c_, t, touched, changed)) {
-      if (changed) failed.clear();  // a no-gang head placed some workers: the state is not the one that failed
-      failed.insert(need_key(w, c_.gang));
-      blocked_[k] = true;
+    if (!try_start(s_, j, w, c_, t, touched)) {
+      best->blocked = true;
       continue;
     }
-    failed.clear();
+    best->heads.erase(best->heads.begin());
     j.start = t;
     j.remote = std::any_of(j.placed.begin(), j.placed.end(), [](const WorkerPlacement& p) { return !p.local; });
     j.end = t + (j.remote ? w.duration_remote_s : w.duration_s);
     running_.emplace(*j.end, id);
     queues_[k].pop_front();
-    if (!queues_[k].empty()) enqueue_ready(k);
+    if (!queues_[k].empty()) add_head(k);
   }
 }
 
