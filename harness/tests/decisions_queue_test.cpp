@@ -1,7 +1,10 @@
 // The queue replay: the fragmentation measure against Weng et al.'s definition on the example worked by hand in
 // docs/queue-replay.md, the job-mix reader's checks, determinism, and the locality trade-off on the article's
 // cluster with fragmented free capacity.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
+
+#include <cmath>
 
 #include "placebench/harness/decisions/queue_replay.h"
 #include "placebench/harness/errors.h"
@@ -83,7 +86,7 @@ TEST(QueueReplay, StrictLocalityQueuesLongerAndRunsShorter) {
       const auto& strict = cls(combo(r, Policy::kStrict, gang, choice), "pair-training");
       for (Policy other : {Policy::kPrefer, Policy::kAny}) {
         const auto& o = cls(combo(r, other, gang, choice), "pair-training");
-        EXPECT_GT(strict.queue_mean_s, 2 * o.queue_mean_s);
+        EXPECT_GT(*strict.queue_mean_s, 2 * *o.queue_mean_s);
         EXPECT_GT(strict.queue_p90_s, o.queue_p90_s);
         EXPECT_LT(strict.exec_mean_s, o.exec_mean_s);
       }
@@ -169,4 +172,75 @@ TEST(QueueDecide, ReadsEachPolicysQueueTime) {
   damaged = j;
   damaged["combinations"][0]["classes"][0]["name"] = 5;
   EXPECT_THROW(queue_times_from_replay(damaged, "replay.json", "", true, GpuChoice::kBinpack, "mean"), InputError);
+}
+
+namespace {
+
+// Workers of 4 GPUs: no NUMA node of the article's cluster has 4, so strict never starts one; prefer and
+// any place them across a host's two nodes.
+const char* kWide = R"(seed: 5
+horizon: 12h
+classes:
+  - {name: wide, arrivals_per_hour: 1, gpus_per_worker: 4, duration: 1h, duration_remote: 80m}
+)";
+
+}  // namespace
+
+TEST(QueueReplay, AClassThatNeverStartsIsNeverStartedNotZero) {
+  // Before: "0/13 started, queue p50 0.0m" and queue_mean_s 0.0, which decide read as an instant start.
+  QueueReplay r = replay_queue(article_cluster(false), parse_job_mix(kWide, "wide.yaml"), all_combinations());
+  const ClassOutcome& strict = cls(combo(r, Policy::kStrict, true, GpuChoice::kBinpack), "wide");
+  ASSERT_GT(strict.arrived, 0);
+  EXPECT_EQ(strict.started, 0);
+  EXPECT_FALSE(strict.queue_mean_s.has_value());
+  EXPECT_FALSE(strict.exec_mean_s.has_value());
+  EXPECT_TRUE(cls(combo(r, Policy::kAny, true, GpuChoice::kBinpack), "wide").queue_mean_s.has_value());
+  nlohmann::json j = queue_replay_to_json(r);
+  EXPECT_TRUE(j["combinations"][0]["classes"][0]["queue_mean_s"].is_null()) << j["combinations"][0].dump();
+  EXPECT_TRUE(j["combinations"][0]["classes"][0]["queue_p90_s"].is_null());
+  const std::string table = render_queue_table(r);
+  const std::string expected = fmt::format("never started ({} of {})", strict.arrived, strict.arrived);
+  EXPECT_NE(table.find(expected), std::string::npos) << table;
+  const std::size_t line = table.find("strict/gang/binpack");
+  const std::string strict_line = table.substr(line, table.find('\n', line) - line);
+  EXPECT_EQ(strict_line.find("0.0m"), std::string::npos) << strict_line;  // before: "0/13 ... 0.0m 0.0m 0.0m"
+  // decide --queue-from: strict's queue time is infinite (it cannot place the class), the others finite.
+  auto q = queue_times_from_replay(j, "wide.json", "", true, GpuChoice::kBinpack, "mean");
+  EXPECT_TRUE(std::isinf(q[0]) && q[0] > 0);
+  EXPECT_TRUE(std::isfinite(q[1]) && std::isfinite(q[2]));
+}
+
+TEST(QueueDecide, QueueTimesOutsideTheirRangeAndWrongTypesAreNamedInputErrors) {
+  QueueReplay r = replay_queue(article_cluster(true), parse_job_mix(kPairs, "pairs.yaml"), all_combinations());
+  const nlohmann::json j = queue_replay_to_json(r);
+  auto refusal = [](const nlohmann::json& replay) {
+    try {
+      queue_times_from_replay(replay, "replay.json", "", true, GpuChoice::kBinpack, "mean");
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  auto with_mean = [&](nlohmann::json v) {
+    nlohmann::json d = j;
+    d["combinations"][0]["classes"][0]["queue_mean_s"] = std::move(v);
+    return d;
+  };
+  // Before: a negative time was exit 1 (the model's std::invalid_argument); 1e300 s and 8761 h passed.
+  EXPECT_NE(refusal(with_mean(-5)).find("combinations[0].classes[pair-training].queue_mean_s: -5 s is not a queue time from 0 "
+                                        "to 8760 h"),
+            std::string::npos) << refusal(with_mean(-5));
+  EXPECT_NE(refusal(with_mean(1e300)).find("1e+300 s is not a queue time from 0 to 8760 h"), std::string::npos);
+  EXPECT_NE(refusal(with_mean(8761.0 * 3600)).find("3.15396e+07 s is not a queue time"), std::string::npos);
+  EXPECT_NE(refusal(with_mean("soon")).find("queue_mean_s: expected a number of seconds, or null"), std::string::npos);
+  EXPECT_EQ(refusal(with_mean(8760.0 * 3600)), "accepted");
+  // Before: nlohmann's own "[json.exception.type_error.302] ..." text.
+  nlohmann::json version = j;
+  version["schema_version"] = "1";
+  EXPECT_EQ(refusal(version), "--queue-from replay.json: schema_version \"1\" is not 1; re-run placebench queue");
+  nlohmann::json gang = j;
+  gang["combinations"][0]["gang"] = "yes";
+  EXPECT_EQ(refusal(gang), "--queue-from replay.json: combinations[0].gang: expected true or false; write it again with "
+                           "`placebench queue --json`");
+  for (const auto& d : {version, gang, with_mean(-5)}) EXPECT_EQ(refusal(d).find("json.exception"), std::string::npos);
 }

@@ -9,6 +9,7 @@
 #include "placebench/harness/topology/inventory.h"
 #include "placebench/harness/topology/inventory_diff.h"
 #include "placebench/harness/topology/inventory_format.h"
+#include "placebench/harness/topology/inventory_read.h"
 #include "placebench/harness/topology/topology.h"
 
 using namespace placebench::harness;
@@ -55,11 +56,11 @@ TEST(InventoryDiffRead, ADistanceMatrixNotOneRowPerNodeIsRefused) {
 TEST(InventoryDiffRead, ANumberOutsideTheFieldsTypeIsRefusedNotCast) {
   // get<int> of 1e20 is undefined behaviour (UBSan: float-cast-overflow); of 4294967296 it wrapped.
   EXPECT_EQ(refusal("inventory_diff_float.json", R"({"schema_version":1,"gpus":[{"index":0,"numa_node":1e20}],)" + kNodes + "}")
-                .rfind(": gpus[0].numa_node: expected an integer from 0 to 2147483647, found 1", 0),
+                .rfind(": gpus[0].numa_node: expected an integer from 0 to 1023, found 1", 0),
             0u);
   EXPECT_NE(refusal("inventory_diff_wrap.json", R"({"schema_version":1,"nics":[{"name":"ib0","numa_node":4294967296}],)" +
                                                     kNodes.substr(0, kNodes.size() - 10) + "}")
-                .find(": nics[0].numa_node: expected an integer from 0 to 2147483647, found 4294967296"),
+                .find(": nics[0].numa_node: expected an integer from 0 to 1023, found 4294967296"),
             std::string::npos);
   EXPECT_NE(refusal("inventory_diff_version.json", R"({"schema_version":1e300,)" + kNodes + "}").find(": schema_version: expected an integer"),
             std::string::npos);
@@ -91,3 +92,43 @@ TEST(InventoryDiffRead, TheDiffComparesOnlyTheNodesRows) {
 }
 
 }  // namespace
+
+namespace {
+
+Inventory one_gpu(const std::string& bus_id) {
+  Inventory inv;
+  inv.numa_nodes = {{0, "0-3", 0}};
+  inv.gpus = {GpuInfo{}};
+  inv.gpus[0].index = 0;
+  inv.gpus[0].pci_bus_id = bus_id;
+  inv.gpus[0].numa_node = 0;
+  inv.gpus[0].local_cpus = "0-3";
+  return inv;
+}
+
+}  // namespace
+
+TEST(InventoryDiffRead, BusIdsAsNvidiaSmiPrintsThemAreTheSameDevice) {
+  // nvidia-smi prints "00000000:17:00.0" in upper case; hwloc "0000:17:00.0". Before: two differences.
+  EXPECT_TRUE(diff_inventories(one_gpu("00000000:1A:00.0"), one_gpu("0000:1a:00.0")).empty());
+  EXPECT_EQ(normalized_pci_bus_id("00000000:1A:00.0"), "0000:1a:00.0");
+  EXPECT_EQ(normalized_pci_bus_id("0001:1a:00.0"), "0001:1a:00.0");
+  EXPECT_EQ(normalized_pci_bus_id("10000:1a:00.0"), "10000:1a:00.0");  // a domain beyond 4 digits is kept
+  std::string text = R"({"schema_version":1,"gpus":[{"index":0,"pci_bus_id":"00000000:1A:00.0","numa_node":0,"local_cpus":"0-3"}],)" + kNodes + "}";
+  std::string path = ::testing::TempDir() + "/inventory_diff_upper.json";
+  std::ofstream(path) << text;
+  EXPECT_EQ(load_expected_inventory(path).gpus.at(0).pci_bus_id, "0000:1a:00.0");
+}
+
+TEST(InventoryDiffRead, ACpulistThatDoesNotParseIsRefused) {
+  // Before: "zz" was compared as text and reported as a difference, not refused.
+  EXPECT_NE(refusal("inventory_diff_cpus.json", R"({"schema_version":1,"numa_nodes":[{"os_index":0,"cpus":"zz"}],"cores":1,"pus":1,"nics":[]})")
+                .find(": numa_nodes[0].cpus: not a cpulist ("),
+            std::string::npos);
+  EXPECT_NE(refusal("inventory_diff_local.json", R"({"schema_version":1,"gpus":[{"index":0,"numa_node":0,"local_cpus":"0-zz"}],)" + kNodes + "}")
+                .find(": gpus[0].local_cpus: not a cpulist ("),
+            std::string::npos);
+  EXPECT_NE(refusal("inventory_diff_node.json", R"({"schema_version":1,"gpus":[{"index":0,"numa_node":-5}],)" + kNodes + "}")
+                .find(": gpus[0].numa_node: expected an integer from 0 to 1023, found -5"),
+            std::string::npos);
+}

@@ -35,7 +35,7 @@ json run_json() {
 
 json trial(int round, const std::string& arm = "local") {
   return {{"class", "c"}, {"arm", arm}, {"round", round}, {"step_ns", {100, 110, 120}},
-          {"summary", {{"median_ns", 110.0}, {"p99_ns", 120.0}, {"throughput_steps_s", 9e6}}}, {"flags", json::array()}};
+          {"summary", {{"median_ns", 110.0}, {"p99_ns", 119.8}, {"throughput_steps_s", 1e9 / 110.0}}}, {"flags", json::array()}};
 }
 
 json with(json t, const std::string& key, json value) {
@@ -164,6 +164,12 @@ TEST(RunDirectory, EachTrialLineIsChecked) {
       {with(trial(1), "class", "d"), "trials.jsonl:2: class: \"d\" is not a class of this run (c)"},
       {with(trial(1), "summary", nullptr), "trials.jsonl:2: summary: expected a map, got null"},
       {with(trial(1), "summary", {{"p99_ns", 1.0}}), "trials.jsonl:2: summary.median_ns: missing"},
+      {with(trial(1), "summary", {{"median_ns", 0}}), "trials.jsonl:2: summary.median_ns: expected a number > 0, got 0"},
+      // Step times 30% slower under the summary of the original ones: the summary is checked against them.
+      {with(trial(1), "step_ns", {130, 143, 156}),
+       "trials.jsonl:2: summary.median_ns: 110 disagrees with step_ns, which give 143 (the line was edited)"},
+      {with(trial(1), "summary", {{"median_ns", 110.0}, {"p99_ns", 119.8}, {"throughput_steps_s", 7e6}}),
+       "trials.jsonl:2: summary.throughput_steps_s: 7e+06 disagrees with step_ns, which give 9.09091e+06"},
       {with(trial(1), "flags", "x"), "trials.jsonl:2: flags: expected a list, got \"x\""},
       {trial(0), "trials.jsonl:2: repeats the trial of class \"c\", round 0, arm \"local\" of line 1"},
       // Issue 26: a placement record that contradicts the trial's flags (roles are read from the flags).

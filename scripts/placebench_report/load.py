@@ -66,6 +66,17 @@ class Inputs:
     decide: list[Doc] = field(default_factory=list)
     admission: list[Doc] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    # Real paths of the run directories, folders and files already read: a symlink (`latest -> run`, a
+    # link back up the tree) reaches each of them once, so a run reached twice is one run.
+    seen: set[str] = field(default_factory=set)
+
+    def first_visit(self, path: str) -> bool:
+        """True the first time `path` (after following every symlink) is met; then False."""
+        real = os.path.realpath(path)
+        if real in self.seen:
+            return False
+        self.seen.add(real)
+        return True
 
     def empty(self) -> bool:
         return not (self.runs or self.staging or self.pipeline or self.collective or self.gang or self.decide
@@ -229,21 +240,33 @@ def load_json_file(path: str, inputs: Inputs, explicit: bool = True) -> None:
     getattr(inputs, kind).append(Doc(path, kind, obj))
 
 
+def add_run(path: str, inputs: Inputs) -> None:
+    run = load_run(path)
+    inputs.runs.append(run)
+    inputs.warnings.extend(run.warnings)
+
+
 def scan_folder(folder: str, inputs: Inputs, depth: int = 0) -> int:
     """A folder of results (e.g. what a cluster job collected): run directories and JSON results at any
-    depth up to 4; JSON files of other kinds are skipped with a warning. Returns how many were found."""
+    depth up to 4; JSON files of other kinds are skipped with a warning. Every directory and file is read
+    once however many symlinks reach it (so the work is linear in what the tree holds). Returns how many
+    results were found, counting one already read as found."""
     found = 0
     for entry in sorted(os.listdir(folder)):
         full = os.path.join(folder, entry)
         if os.path.isdir(full):
-            if os.path.exists(os.path.join(full, "run.json")):
-                run = load_run(full)
-                inputs.runs.append(run)
-                inputs.warnings.extend(run.warnings)
+            is_run = os.path.exists(os.path.join(full, "run.json"))
+            if not inputs.first_visit(full):
+                found += is_run
+            elif is_run:
+                add_run(full, inputs)
                 found += 1
             elif depth < 4:
                 found += scan_folder(full, inputs, depth + 1)
         elif entry.endswith(".json") and os.path.isfile(full):
+            if not inputs.first_visit(full):
+                found += 1
+                continue
             before = len(inputs.warnings)
             load_json_file(full, inputs, explicit=False)
             found += len(inputs.warnings) == before
@@ -254,14 +277,15 @@ def load_inputs(paths: Sequence[str]) -> Inputs:
     inputs = Inputs()
     for p in paths:
         if os.path.isdir(p):
+            if not inputs.first_visit(p):
+                continue  # given twice, or inside a folder given before
             if os.path.exists(os.path.join(p, "run.json")):
-                run = load_run(p)
-                inputs.runs.append(run)
-                inputs.warnings.extend(run.warnings)
+                add_run(p, inputs)
             elif not scan_folder(p, inputs):
                 raise InputProblem(f"{p}: neither a run directory (no run.json) nor a folder of results")
         elif os.path.isfile(p):
-            load_json_file(p, inputs)
+            if inputs.first_visit(p):
+                load_json_file(p, inputs)
         else:
             raise InputProblem(f"{p}: no such file or directory")
     if inputs.empty():

@@ -24,14 +24,7 @@ const std::vector<std::string> kReproducible = {"SOURCE_DATE_EPOCH=1764547200"};
 
 // A fresh folder of this process's own, holding <host>/<run> for each node.
 std::string fleet_dir(const std::string& name, const std::vector<SyntheticNode>& nodes) {
-  std::string dir = ::testing::TempDir() + "/pb-fleet-" + name + "-" + std::to_string(::getpid());
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  for (const SyntheticNode& n : nodes) {
-    fs::create_directories(dir + "/" + n.host);
-    write_synthetic_node(dir + "/" + n.host + "/run-" + n.start_time.substr(11, 2), n);
-  }
-  return dir;
+  return write_fleet_dir(::testing::TempDir() + "/pb-fleet-" + name + "-" + std::to_string(::getpid()), nodes);
 }
 
 std::vector<SyntheticNode> five_nodes() {

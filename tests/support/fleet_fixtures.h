@@ -110,4 +110,16 @@ inline void copy_synthetic_node(const std::string& from, const std::string& to, 
   harness::write_file_atomically(to + "/run.json", run.dump(2) + "\n");
 }
 
+// A fresh folder `root` holding <host>/run-<HH of start_time> for each node (the layout of a fleet's
+// shared results folder).
+inline std::string write_fleet_dir(const std::string& root, const std::vector<SyntheticNode>& nodes) {
+  std::filesystem::remove_all(root);
+  std::filesystem::create_directories(root);
+  for (const SyntheticNode& n : nodes) {
+    std::filesystem::create_directories(root + "/" + n.host);
+    write_synthetic_node(root + "/" + n.host + "/run-" + n.start_time.substr(11, 2), n);
+  }
+  return root;
+}
+
 }  // namespace placebench::testing

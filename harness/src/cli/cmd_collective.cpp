@@ -2,6 +2,9 @@
 // under mpirun. Options are checked on every rank before MPI starts; rank 0 alone prints.
 #include <unistd.h>
 
+#include <fmt/format.h>
+
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -23,6 +26,7 @@
 #include "placebench/harness/errors.h"
 #include "placebench/harness/evidence.h"
 #include "placebench/harness/units.h"
+#include "placebench/hostpipe/process_limits.h"
 #include "placebench/kernels/device_runtime.h"
 
 namespace placebench::harness {
@@ -56,6 +60,20 @@ std::vector<T> parse_list(const std::string& text, const std::string& option, co
   return out;
 }
 
+// As staging and verify do before they allocate: the largest size's send and receive buffers (each rank
+// holds both; fewer ranks on a node than that is the least it needs) above 80% of MemAvailable are
+// refused (exit 2) instead of allocated until the process dies. MemAvailable unknown: no check.
+void check_collective_memory(const std::vector<std::uint64_t>& sizes, const std::string& text) {
+  constexpr double kShare = 0.8;
+  if (sizes.empty()) return;
+  const double largest = static_cast<double>(*std::max_element(sizes.begin(), sizes.end()));
+  const std::uint64_t avail = hostpipe::mem_available_bytes();
+  if (avail && 2 * largest > kShare * static_cast<double>(avail))
+    throw InputError(fmt::format("--sizes {}: the largest size needs {:.1f} GiB per rank (send and receive buffers), more "
+                                 "than {:.0f}% of the {:.1f} GiB this node has available (MemAvailable); give smaller sizes",
+                                 text, 2 * largest / 1073741824.0, kShare * 100, static_cast<double>(avail) / 1073741824.0));
+}
+
 // Everything that can be checked without MPI (identical on every rank).
 coll::CollectiveBenchConfig parse_config(const CollectiveOptions& opt) {
   coll::CollectiveBenchConfig cfg;
@@ -64,7 +82,8 @@ coll::CollectiveBenchConfig parse_config(const CollectiveOptions& opt) {
   cfg.types = parse_list<coll::DataType>(opt.types, "--types", coll::all_types(), coll::parse_type,
                                          "int8, int32, float16 (half), bfloat16, float32 (float), float64 (double), f8e4m3, f8e5m2 (NCCL 2.24+)");
   cfg.redop = *coll::parse_redop(opt.redop);
-  cfg.sizes = parse_size_sweep(opt.sizes, "--sizes");
+  cfg.sizes = parse_size_sweep(opt.sizes, "--sizes", kMaxBufferBytes);
+  check_collective_memory(cfg.sizes, opt.sizes);
   cfg.iters = opt.iters;
   cfg.blocks = opt.blocks;
   cfg.warmup_iters = opt.warmup;

@@ -21,6 +21,7 @@ namespace {
 struct FleetCliOptions {
   std::vector<std::string> dirs;
   std::string json, junit, html, prometheus, reference;
+  std::string metrics;  // CLASS[/ARM],...
   double tolerance_pct = 10;
 };
 
@@ -50,9 +51,26 @@ std::string report_time() {
   return buf;
 }
 
+// --metrics "a,b/remote" -> {"a", "b/remote"}; an empty selector is refused.
+std::vector<std::string> metric_selectors(const std::string& text) {
+  std::vector<std::string> out;
+  if (text.empty()) return out;
+  for (std::size_t start = 0;;) {
+    std::size_t comma = text.find(',', start);
+    std::string item = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    if (item.empty() || item.front() == '/' || item.back() == '/')
+      throw InputError(fmt::format("--metrics {}: an empty class or arm; give CLASS or CLASS/ARM, separated by commas",
+                                   text));
+    out.push_back(item);
+    if (comma == std::string::npos) return out;
+    start = comma + 1;
+  }
+}
+
 int run_fleet(const FleetCliOptions& o) {
   fleet::FleetOptions options;
   options.tolerance_pct = o.tolerance_pct;
+  options.metrics = metric_selectors(o.metrics);
   if (!o.reference.empty()) options.reference = check::load_reference_file(o.reference);
   const std::string generated_at = report_time();
   fleet::FleetReport report = fleet::analyze_fleet(fleet::load_fleet(o.dirs, options.reference.has_value()), options);
@@ -76,6 +94,9 @@ void add_fleet_command(CLI::App& app, CommandAction& action) {
   cmd->add_option("--tolerance", o->tolerance_pct, "Percent a node may be slower than its peers' median before it is a suspect")
       ->check(number_in(0.1, 1000, "PERCENT in [0.1, 1000]"))
       ->default_val(10);
+  cmd->add_option("--metrics", o->metrics,
+                  "Compare only these classes (CLASS) or arms (CLASS/ARM); needed for runs of different experiments or configs")
+      ->type_name("CLASS[/ARM],...");
   cmd->add_option("--reference", o->reference, "Also check every node against this reference YAML (as `placebench check`)")->type_name("FILE");
   cmd->add_option("--json", o->json, "Write the report as JSON here")->type_name("OUT.json");
   cmd->add_option("--junit", o->junit, "Write JUnit XML here: one test case per node")->type_name("OUT.xml");

@@ -17,7 +17,9 @@ double round4(double v) { return std::round(v * 1e4) / 1e4; }
 
 json ci_json(const Interval& i) { return json::array({round4(i.lo), round4(i.hi)}); }
 
+// A time that never comes (a policy that cannot place the class) reads "never", not "inf".
 std::string cell(const Interval& i, const char* sign = "", int decimals = 1) {
+  if (!std::isfinite(i.est)) return i.est > 0 ? "never" : "-";
   const std::string spec = fmt::format("{{:{}.{}f}}", sign, decimals);
   std::string est = fmt::format(fmt::runtime(spec), i.est);
   if (std::abs(i.hi - i.lo) < 1e-9) return est;
@@ -99,8 +101,8 @@ std::string class_table(const ClassDecision& d) {
                      "Turnaround min", "GPU-min/job", "GPU-min saved vs any", "Saved%", "Turnaround vs any",
                      "Cost/job");
   for (const auto& o : d.policies)
-    out += fmt::format("  {:<7}{:>19}  {:>6.1f}  {:>20}  {:>22}  {:>22}  {:>6.1f}  {:>20}  {:>21}\n", policy_name(o.policy),
-                       cell(o.exec_min), o.queue_min, cell(o.turnaround_min), cell(o.gpu_min_per_job),
+    out += fmt::format("  {:<7}{:>19}  {:>6}  {:>20}  {:>22}  {:>22}  {:>6.1f}  {:>20}  {:>21}\n", policy_name(o.policy),
+                       cell(o.exec_min), cell({o.queue_min, o.queue_min, o.queue_min}), cell(o.turnaround_min), cell(o.gpu_min_per_job),
                        cell(o.gpu_min_saved_vs_any), o.gpu_pct_saved_vs_any.est, cell(o.turnaround_delta_min_vs_any, "+"),
                        o.cost_per_job ? cell(*o.cost_per_job, "", 2) : "-");
   out += fmt::format("  Recommendation: {}\n  {}\n", d.recommendation, d.rationale);

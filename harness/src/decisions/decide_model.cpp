@@ -58,8 +58,11 @@ void validate(const ClassInput& in) {
   auto fail = [&](const std::string& what) { throw std::invalid_argument(fmt::format("class {}: {}", in.name, what)); };
   if (!(in.job_length_min > 0) || !std::isfinite(in.job_length_min)) fail("job length must be > 0");
   if (in.gpus_per_job < 1) fail("gpus_per_job must be >= 1");
+  // +infinity: the policy never started a job of the class (decide --queue-from): it cannot place it.
   for (double q : in.queue_min)
-    if (!(q >= 0) || !std::isfinite(q)) fail("queue times must be >= 0");
+    if (!(q >= 0)) fail("queue times must be >= 0");
+  if (std::all_of(in.queue_min.begin(), in.queue_min.end(), [](double q) { return std::isinf(q); }))
+    fail("no policy starts the class (every queue time is infinite)");
   auto unit = [](double p) { return p >= 0.0 && p <= 1.0; };
   if (!unit(in.p_remote_any) || !unit(in.p_local_prefer) || !unit(in.objective.turnaround_weight))
     fail("p_remote_any, p_local_prefer and the objective weight must lie in [0, 1]");
@@ -99,7 +102,9 @@ void recommend(ClassDecision& d) {
   const PolicyOutcome& o = d.policies[index_of(lead)];
   const PolicyOutcome& strict = d.policies[index_of(Policy::kStrict)];
   const std::string saving =
-      lead == Policy::kAny
+      lead == Policy::kAny && std::isinf(strict.queue_min)
+          ? std::string("strict cannot place it (no job of it started under strict in the replay)")
+      : lead == Policy::kAny
           ? fmt::format("against strict it uses {:.1f} GPU-min more per job and changes turnaround by {:+.1f} min",
                         strict.gpu_min_saved_vs_any.est, -strict.turnaround_delta_min_vs_any.est)
           : fmt::format("against any it saves {:.1f} GPU-min per job ({:.1f}%) and changes turnaround by {:+.1f} min",

@@ -4,6 +4,20 @@
 #include "placebench/harness/decisions/queue_replay.h"
 
 namespace placebench::harness::decisions {
+namespace {
+
+nlohmann::json or_null(const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(nullptr); }
+
+// The figures of a class with started jobs; one that never started says so, in words, not as 0.0m.
+std::string class_cells(const ClassOutcome& c) {
+  if (!c.queue_mean_s)
+    return fmt::format("{:>3}/{:<3} {:<47}", c.started, c.arrived,
+                       fmt::format("never started ({} of {})", c.arrived - c.started, c.arrived));
+  return fmt::format("{:>3}/{:<3} {:>8.1f}m {:>8.1f}m {:>8.1f}m {:>8.1f}m {:>6.0f}%", c.started, c.arrived, *c.queue_p50_s / 60,
+                     *c.queue_p90_s / 60, *c.queue_p99_s / 60, *c.exec_mean_s / 60, *c.remote_share * 100);
+}
+
+}  // namespace
 
 nlohmann::json queue_replay_to_json(const QueueReplay& r) {
   using nlohmann::json;
@@ -16,9 +30,10 @@ nlohmann::json queue_replay_to_json(const QueueReplay& r) {
     json per_class = json::array();
     for (const auto& c : o.classes)
       per_class.push_back({{"name", c.name}, {"arrived", c.arrived}, {"started", c.started}, {"completed", c.completed},
-                           {"queue_mean_s", c.queue_mean_s}, {"queue_p50_s", c.queue_p50_s}, {"queue_p90_s", c.queue_p90_s},
-                           {"queue_p99_s", c.queue_p99_s}, {"queue_max_s", c.queue_max_s}, {"exec_mean_s", c.exec_mean_s},
-                           {"remote_share", c.remote_share}, {"completed_gpu_h", c.completed_gpu_h}, {"stranded_gpu_h", c.stranded_gpu_h}});
+                           {"queue_mean_s", or_null(c.queue_mean_s)}, {"queue_p50_s", or_null(c.queue_p50_s)},
+                           {"queue_p90_s", or_null(c.queue_p90_s)}, {"queue_p99_s", or_null(c.queue_p99_s)},
+                           {"queue_max_s", or_null(c.queue_max_s)}, {"exec_mean_s", or_null(c.exec_mean_s)},
+                           {"remote_share", or_null(c.remote_share)}, {"completed_gpu_h", c.completed_gpu_h}, {"stranded_gpu_h", c.stranded_gpu_h}});
     outcomes.push_back({{"name", combination_name(o.combination)},
                         {"locality", policy_name(o.combination.locality)},
                         {"gang", o.combination.gang},
@@ -47,10 +62,8 @@ std::string render_queue_table(const QueueReplay& r) {
                      "queue p50", "queue p90", "queue p99", "exec mean", "remote", "done GPU-h", "strand GPU-h", "frag%");
   for (const auto& o : r.outcomes)
     for (const auto& c : o.classes)
-      out += fmt::format("{:<26} {:<14} {:>3}/{:<3} {:>8.1f}m {:>8.1f}m {:>8.1f}m {:>8.1f}m {:>6.0f}% {:>10.1f} {:>12.1f} {:>6.1f}%\n",
-                         combination_name(o.combination), c.name, c.started, c.arrived, c.queue_p50_s / 60, c.queue_p90_s / 60,
-                         c.queue_p99_s / 60, c.exec_mean_s / 60, c.remote_share * 100, c.completed_gpu_h, c.stranded_gpu_h,
-                         o.fragmentation_share * 100);
+      out += fmt::format("{:<26} {:<14} {} {:>10.1f} {:>12.1f} {:>6.1f}%\n", combination_name(o.combination), c.name,
+                         class_cells(c), c.completed_gpu_h, c.stranded_gpu_h, o.fragmentation_share * 100);
   return out;
 }
 

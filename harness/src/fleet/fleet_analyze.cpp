@@ -18,13 +18,14 @@ std::string row_name(const MetricRow& r) {
   return fmt::format("{}/{} gpu {}", r.class_name, r.arm, r.gpu);
 }
 
-std::vector<MetricRow> build_rows(const std::vector<NodeRun>& nodes, double tolerance_pct) {
+std::vector<MetricRow> build_rows(const std::vector<NodeRun>& nodes, const FleetOptions& options) {
+  const double tolerance_pct = options.tolerance_pct;
   std::map<RowKey, MetricRow> rows;
   for (const NodeRun& n : nodes)
     for (std::size_t c = 0; c < n.classes.size(); ++c) {
       const ClassAnalysis& cls = n.classes[c];
       for (const ArmAnalysis& a : cls.arms) {
-        if (!a.has_statistic) continue;
+        if (!a.has_statistic || !metric_selected(options.metrics, cls.name, a.arm)) continue;
         MetricRow& row = rows[{cls.name, a.arm, n.gpu_of_class[c], cls.statistic}];
         row.class_name = cls.name;
         row.arm = a.arm;
@@ -108,13 +109,34 @@ void topology_findings(const FleetReport& r, Findings& f) {
                             t.holders, n_nodes));
 }
 
+// A skipped run of a host that has a readable run is a warning; a host with none is a suspect, once
+// however many of its runs were skipped (one entry in `unreadable`, the last by directory name, so no
+// printer writes a host twice), with every run's reason.
+void unreadable_findings(FleetReport& r, Findings& f) {
+  std::set<std::string> read_hosts;
+  for (const NodeRun& n : r.input.nodes) read_hosts.insert(n.host);
+  std::map<std::string, std::size_t> entry_of;  // host (or dir) -> index in r.unreadable
+  for (const SkippedRun& s : r.input.skipped) {
+    if (!s.host.empty() && read_hosts.count(s.host)) {
+      r.warnings.push_back(fmt::format("{}: skipped ({}); another run of {} was used", s.dir, s.reason, s.host));
+      continue;
+    }
+    const std::string key = s.host.empty() ? s.dir : s.host;
+    f.reasons[key].push_back("results unreadable, skipped: " + s.reason);
+    auto [it, fresh] = entry_of.emplace(key, r.unreadable.size());
+    if (fresh) r.unreadable.push_back(s);
+    else r.unreadable[it->second] = s;  // skipped is sorted by dir: the last is kept
+  }
+}
+
 }  // namespace
 
 FleetReport analyze_fleet(FleetInput input, const FleetOptions& options) {
   FleetReport r;
   r.options = options;
   r.input = std::move(input);
-  r.metrics = build_rows(r.input.nodes, options.tolerance_pct);
+  require_comparable(r.input.nodes, options);
+  r.metrics = build_rows(r.input.nodes, options);
   std::vector<std::pair<std::string, TopologyPrint>> prints;
   for (const NodeRun& n : r.input.nodes) prints.emplace_back(n.host, n.topology);
   r.topology = compare_topologies(prints);
@@ -124,16 +146,7 @@ FleetReport analyze_fleet(FleetInput input, const FleetOptions& options) {
   Findings f;
   metric_findings(r, f, r.warnings);
   topology_findings(r, f);
-  std::set<std::string> read_hosts;
-  for (const NodeRun& n : r.input.nodes) read_hosts.insert(n.host);
-  for (const SkippedRun& s : r.input.skipped) {
-    if (!s.host.empty() && read_hosts.count(s.host)) {
-      r.warnings.push_back(fmt::format("{}: skipped ({}); another run of {} was used", s.dir, s.reason, s.host));
-      continue;
-    }
-    f.reasons[s.host.empty() ? s.dir : s.host].push_back("results unreadable, skipped: " + s.reason);
-    r.unreadable.push_back(s);
-  }
+  unreadable_findings(r, f);
   for (const NodeRun& n : r.input.nodes) {
     NodeVerdict v;
     v.host = n.host;

@@ -4,13 +4,17 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
+#include <limits>
 #include <map>
 #include <set>
 
+#include "placebench/harness/admission/admission.h"
 #include "placebench/harness/errors.h"
 #include "placebench/harness/fleet/fleet.h"
 #include "placebench/harness/runner/run_directory.h"
+#include "placebench/harness/topology/inventory_read.h"
 
 namespace placebench::harness::fleet {
 namespace {
@@ -76,6 +80,44 @@ std::string gpu_label(const ClassConfig& cls, const json& topology) {
   return !cls.device_numa && has_gpus ? "0" : "none";
 }
 
+// run.json's start_time: an RFC 3339 time when present ("9999-zz" would sort as the newest run).
+void read_start_time(const json& run, const std::string& dir, NodeRun& node) {
+  auto it = run.find("start_time");
+  if (it == run.end()) return;
+  std::optional<double> epoch = it->is_string() ? admission::parse_rfc3339(it->get<std::string>()) : std::nullopt;
+  if (!epoch)
+    throw InputError(fmt::format("{}/run.json: start_time: expected an RFC 3339 time (2026-12-01T10:00:00Z), got {}; "
+                                 "restore run.json from the node, or remove this run", dir, it->dump().substr(0, 40)));
+  node.start_time = it->get<std::string>();
+  node.start_epoch_s = epoch;
+}
+
+// The trials' own statistics against summary.json's: a summary left over edited or replaced trials (or
+// the other way round) is refused. A summary of fewer trials than the file holds (the run went on after
+// it was written) is replaced by the statistics of every trial, with a note.
+void check_summary_against_trials(const ExperimentConfig& config, const check::RunEvidence& ev, RunSummary& summary,
+                                  const std::string& dir, NodeRun& node) {
+  std::vector<ClassAnalysis> from_trials = analyze_run(config, ev.trials);
+  if (summary.trials < ev.trials.size()) {
+    node.notes.push_back(fmt::format("summary.json counts {} of the {} trials: the statistics are the trials' own",
+                                     summary.trials, ev.trials.size()));
+    summary.classes = std::move(from_trials);
+    return;
+  }
+  for (const ClassAnalysis& c : summary.classes)
+    for (const ArmAnalysis& a : c.arms) {
+      if (!a.has_statistic) continue;
+      double trials_value = std::numeric_limits<double>::quiet_NaN();
+      for (const ClassAnalysis& t : from_trials)
+        for (const ArmAnalysis& ta : t.arms)
+          if (t.name == c.name && ta.arm == a.arm && ta.has_statistic) trials_value = ta.statistic_value;
+      if (!(std::abs(trials_value - a.statistic_value) <= 1e-9 * std::abs(a.statistic_value)))
+        throw InputError(fmt::format("{}/summary.json: class {} arm {}: {} {:g} disagrees with trials.jsonl, whose trials give "
+                                     "{:g}; rebuild it with `placebench compare {} --write-summary`",
+                                     dir, c.name, a.arm, c.statistic, a.statistic_value, trials_value, dir));
+    }
+}
+
 NodeRun read_node(const std::string& dir, bool keep_evidence) {
   check::RunEvidence ev = check::load_run_evidence(dir);
   if (ev.node_check)
@@ -87,32 +129,37 @@ NodeRun read_node(const std::string& dir, bool keep_evidence) {
   node.dir = dir;
   node.host = text_field(run, "host");
   if (node.host.empty()) node.host = fs::path(dir).filename().string();
-  node.start_time = text_field(run, "start_time");
+  read_start_time(run, dir, node);
   RunSummary summary = summary_from_json(ev.summary, dir + "/summary.json", "rebuild it with `placebench compare DIR --write-summary`");
+  check_summary_against_trials(*rd.config(), ev, summary, dir, node);
   node.complete = summary.complete;
   node.classes = std::move(summary.classes);
   const json topology = run.value("topology", json());
+  if (topology.is_object())  // every value checked as topo --expect checks it (inventory_read.h)
+    inventory_from_json(topology, dir + "/run.json: topology", "restore run.json from the node, or remove this run");
   for (const ClassAnalysis& c : node.classes) {
     auto cls = std::find_if(rd.config()->classes.begin(), rd.config()->classes.end(),
                             [&](const ClassConfig& k) { return k.name == c.name; });
     node.gpu_of_class.push_back(cls == rd.config()->classes.end() ? "none" : gpu_label(*cls, topology));
   }
   node.topology = topology_print(topology);
+  node.measured = measured_part(run.at("config"));
   for (const TrialRecord& t : ev.trials) {
     auto d = t.line.find("duration_s");
     if (d != t.line.end() && d->is_number()) node.duration_s += d->get<double>();
   }
-  if (!topology.is_object()) node.notes.push_back("run.json has no topology: the topology comparison sees '?'");
+  if (!topology.is_object()) node.notes.push_back("run.json has no topology: the topology comparison leaves this node out");
   if (!node.complete) node.notes.push_back("the run is not complete (complete: false): its CIs are wider");
   node.notes.insert(node.notes.end(), ev.warnings.begin(), ev.warnings.end());
   if (keep_evidence) node.evidence = std::move(ev);
   return node;
 }
 
-// Newest complete first: complete, then start_time, then the directory name (both descending).
+// Newest complete first: complete, then start_time (a run without one is older than any with one), then
+// the directory name (both descending).
 bool preferred(const NodeRun& a, const NodeRun& b) {
   if (a.complete != b.complete) return a.complete;
-  if (a.start_time != b.start_time) return a.start_time > b.start_time;
+  if (a.start_epoch_s != b.start_epoch_s) return a.start_epoch_s > b.start_epoch_s;
   return a.dir > b.dir;
 }
 
@@ -144,6 +191,8 @@ FleetInput load_fleet(const std::vector<std::string>& dirs, bool keep_evidence) 
       by_host[node.host].push_back(std::move(node));
     } catch (const InputError& e) {
       in.skipped.push_back({r.dir, host_of_damaged(r), e.what()});
+    } catch (const std::exception& e) {  // damage no reader named: the node is a suspect, not the end of the report
+      in.skipped.push_back({r.dir, host_of_damaged(r), fmt::format("{}: could not be analysed ({})", r.dir, e.what())});
     }
   }
   for (auto& [host, list] : by_host) {

@@ -68,11 +68,8 @@ void fleet_families(const FleetReport& r, Families& f) {
   });
   f.add("placebench_fleet_run_start_timestamp_seconds", "Start of the node's run used (run.json start_time), Unix seconds.",
         [&](std::string& o) {
-          for (const NodeRun& n : r.input.nodes) {
-            std::tm tm{};
-            if (!strptime(n.start_time.c_str(), "%Y-%m-%dT%H:%M:%S", &tm)) continue;
-            o += sample("placebench_fleet_run_start_timestamp_seconds", {{"host", n.host}}, static_cast<double>(timegm(&tm)));
-          }
+          for (const NodeRun& n : r.input.nodes)
+            if (n.start_epoch_s) o += sample("placebench_fleet_run_start_timestamp_seconds", {{"host", n.host}}, *n.start_epoch_s);
         });
   f.add("placebench_fleet_statistic", "The node's class statistic over rounds (median of the per-trial statistic; ns for median and p99, steps/s for throughput).",
         [&](std::string& o) {

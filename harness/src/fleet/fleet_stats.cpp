@@ -120,6 +120,10 @@ std::string models_print(const json& gpus) {
 
 TopologyPrint topology_print(const json& topo) {
   TopologyPrint p;
+  if (!topo.is_object()) {  // no topology recorded: every field unknown, not "none" or "0"
+    for (const char* name : {"gpus", "gpu_numa", "nic_numa", "numa_nodes", "cores", "pus"}) p.fields.emplace_back(name, kUnknownValue);
+    return p;
+  }
   const json& gpus = list_of(topo, "gpus");
   p.fields = {{"gpus", models_print(gpus)},
               {"gpu_numa", map_print(gpus, "index", "numa_node", true)},
@@ -136,8 +140,11 @@ std::vector<TopologyField> compare_topologies(const std::vector<std::pair<std::s
   for (std::size_t f = 0; f < prints.front().second.fields.size(); ++f) {
     TopologyField field;
     field.name = prints.front().second.fields[f].first;
+    // Nodes that do not know the field (no topology in run.json) neither vote nor differ: most runs
+    // without a topology must not make "?" the fleet's value and flag the node that has one.
     std::map<std::string, int> count;
-    for (const auto& [host, p] : prints) ++count[p.fields.at(f).second];
+    for (const auto& [host, p] : prints)
+      if (p.fields.at(f).second != kUnknownValue) ++count[p.fields.at(f).second];
     int best = 0, at_best = 0;
     for (const auto& [value, n] : count) {
       if (n > best) {
@@ -151,7 +158,8 @@ std::vector<TopologyField> compare_topologies(const std::vector<std::pair<std::s
     if (at_best > 1) field.fleet_value.clear();  // no value holds a plurality: every node is named
     field.holders = field.fleet_value.empty() ? 0 : best;
     for (const auto& [host, p] : prints)
-      if (p.fields.at(f).second != field.fleet_value) field.mismatches.emplace_back(host, p.fields.at(f).second);
+      if (p.fields.at(f).second != field.fleet_value && p.fields.at(f).second != kUnknownValue)
+        field.mismatches.emplace_back(host, p.fields.at(f).second);
     out.push_back(std::move(field));
   }
   return out;

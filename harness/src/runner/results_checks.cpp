@@ -8,9 +8,11 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <numeric>
 
 #include "placebench/harness/errors.h"
 #include "placebench/harness/runner/run_directory.h"
+#include "placebench/stats/quantile.h"
 
 namespace placebench::harness::detail {
 namespace {
@@ -137,6 +139,25 @@ const ClassConfig* trial_class(const Checker& c, const json& t, const std::strin
   return k;
 }
 
+// The statistics a trial's summary gives are summarize_steps of its step_ns (trial.cpp): recomputed
+// here, they must agree (to rounding), so edited step times under an unchanged summary, or an edited
+// summary, are refused rather than compared.
+void check_summary_against_steps(const Checker& c, const TrialRecord& r) {
+  std::vector<double> sorted = r.step_ns;
+  for (double& x : sorted) x = std::max(x, 1.0);  // as summarize_steps
+  std::sort(sorted.begin(), sorted.end());
+  const double mean = std::accumulate(sorted.begin(), sorted.end(), 0.0) / static_cast<double>(sorted.size());
+  const std::pair<Statistic, double> from_steps[] = {{Statistic::kMedian, stats::quantile_estimate_sorted(sorted, 0.5)},
+                                                     {Statistic::kP99, stats::quantile_estimate_sorted(sorted, 0.99)},
+                                                     {Statistic::kThroughput, 1e9 / mean}};
+  for (const auto& [statistic, expected] : from_steps) {
+    auto it = r.summary.find(statistic_key(statistic));
+    if (it == r.summary.end() || std::abs(it->second - expected) <= 1e-9 * expected) continue;
+    c.fail(Checker::join("summary", it->first),
+           fmt::format("{:g} disagrees with step_ns, which give {:g} (the line was edited)", it->second, expected));
+  }
+}
+
 void read_steps_and_summary(const Checker& c, const json& t, const ClassConfig* k, TrialRecord& r) {
   const json& steps = c.list(t, "", "step_ns");
   if (steps.empty()) c.fail("step_ns", "empty: a finished trial has at least one step");
@@ -149,10 +170,15 @@ void read_steps_and_summary(const Checker& c, const json& t, const ClassConfig* 
   for (Statistic s : {Statistic::kMedian, Statistic::kP99, Statistic::kThroughput}) {
     const char* key = statistic_key(s);
     if (k && k->statistic == s) c.at(summary, "summary", key);  // the statistic the class compares
-    c.optional(summary, key, [&] { c.number(summary, "summary", key, 0, INFINITY); });
+    c.optional(summary, key, [&] {
+      // A step takes time: 0 is no measurement (and would be a ratio's zero divisor downstream).
+      c.expect(c.number(summary, "summary", key, 0, INFINITY) > 0, Checker::join("summary", key), "a number > 0",
+               summary.at(key));
+    });
   }
   for (const auto& [key, value] : summary.items())
     if (value.is_number()) r.summary[key] = value.get<double>();
+  check_summary_against_steps(c, r);
 }
 
 // The placement record and the trial's flags say the same (run_trial writes both from one record; the

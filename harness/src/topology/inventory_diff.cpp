@@ -1,5 +1,5 @@
-// Comparing an inventory with the expected one (see inventory_diff.h). The JSON reader accepts what
-// inventory_to_json writes (docs/cli.md, topo --json) and nothing else.
+// Comparing an inventory with the expected one (see inventory_diff.h). The JSON reader
+// (inventory_read.cpp) accepts what inventory_to_json writes (docs/cli.md, topo --json) and nothing else.
 #include "placebench/harness/topology/inventory_diff.h"
 
 #include <filesystem>
@@ -9,6 +9,7 @@
 #include "placebench/harness/errors.h"
 #include "placebench/harness/evidence.h"
 #include "placebench/harness/input_file.h"
+#include "placebench/harness/topology/inventory_read.h"
 #include "placebench/hostpipe/cpulist.h"
 #include "placebench/hostpipe/sysmetrics/proc_readers.h"
 
@@ -19,97 +20,6 @@ using nlohmann::json;
 namespace fs = std::filesystem;
 
 const char* const kFix = "give a saved hwloc XML (topo --export) or the output of topo --json";
-
-// An integer field in [lo, hi]: nlohmann's get<int> of 1e20 or 4294967296 would be undefined or wrap.
-long long integer_at(const json& v, long long lo, long long hi, const std::string& where, const std::string& path) {
-  bool ok = v.is_number_integer() &&
-            (v.is_number_unsigned() ? v.get<std::uint64_t>() <= static_cast<std::uint64_t>(hi)
-                                    : v.get<std::int64_t>() >= lo && v.get<std::int64_t>() <= hi);
-  if (!ok) {
-    std::string found = v.dump();
-    if (found.size() > 40) found = found.substr(0, 40) + "...";
-    throw InputError(fmt::format("{}: {}: expected an integer from {} to {}, found {}; {}", path, where, lo, hi, found, kFix));
-  }
-  return v.get<long long>();
-}
-
-int node_or_unknown(const json& v, const std::string& where, const std::string& path) {
-  return v.is_null() ? -1 : static_cast<int>(integer_at(v, 0, 0x7FFFFFFF, where, path));
-}
-
-const json& list_at(const json& j, const char* key, const std::string& path) {
-  if (!j.contains(key) || !j.at(key).is_array())
-    throw InputError(fmt::format("{}: {}: missing or not a list; {}", path, key, kFix));
-  return j.at(key);
-}
-
-Inventory inventory_from_json(const json& j, const std::string& path) {
-  if (!j.is_object()) throw InputError(path + ": not a JSON object; " + kFix);
-  if (!j.contains("schema_version")) throw InputError(path + ": schema_version: missing; " + kFix);
-  long long version = integer_at(j.at("schema_version"), 0, 0x7FFFFFFF, "schema_version", path);
-  if (version != kInventorySchemaVersion)
-    throw InputError(fmt::format("{}: schema_version {} (this placebench reads {}); {}", path, version, kInventorySchemaVersion, kFix));
-  constexpr long long kMaxUnsigned = 0xFFFFFFFF, kMaxSigned = 0x7FFFFFFFFFFFFFFF;
-  Inventory inv;
-  inv.source = path;
-  std::string where = "host";  // the field being read, for a type error's message
-  try {
-    inv.host = j.value("host", "");
-    const json& nodes = list_at(j, "numa_nodes", path);
-    for (std::size_t i = 0; i < nodes.size(); ++i) {
-      where = fmt::format("numa_nodes[{}]", i);
-      const json& n = nodes[i];
-      const json& bytes = n.contains("memory_bytes") ? n.at("memory_bytes") : json(0);
-      inv.numa_nodes.push_back({static_cast<unsigned>(integer_at(n.at("os_index"), 0, kMaxUnsigned, where + ".os_index", path)),
-                                n.at("cpus").get<std::string>(),
-                                static_cast<std::uint64_t>(integer_at(bytes, 0, kMaxSigned, where + ".memory_bytes", path))});
-    }
-    where = "distances";
-    if (j.contains("distances") && !j["distances"].is_null()) {
-      const json& rows = list_at(j, "distances", path);
-      bool square = rows.size() == inv.numa_nodes.size();
-      inv.distances.emplace();
-      for (std::size_t i = 0; square && i < rows.size(); ++i) {
-        square = rows[i].is_array() && rows[i].size() == inv.numa_nodes.size();
-        inv.distances->emplace_back();
-        for (std::size_t k = 0; square && k < rows[i].size(); ++k)
-          inv.distances->back().push_back(
-              static_cast<std::uint64_t>(integer_at(rows[i][k], 0, kMaxSigned, fmt::format("distances[{}][{}]", i, k), path)));
-      }
-      if (!square)
-        throw InputError(fmt::format("{}: distances: not a {}x{} matrix (one row and column per NUMA node); {}", path,
-                                     inv.numa_nodes.size(), inv.numa_nodes.size(), kFix));
-    }
-    if (!j.contains("cores") || !j.contains("pus")) throw InputError(path + ": cores and pus: missing; " + kFix);
-    inv.cores = static_cast<unsigned>(integer_at(j.at("cores"), 0, kMaxUnsigned, "cores", path));
-    inv.pus = static_cast<unsigned>(integer_at(j.at("pus"), 0, kMaxUnsigned, "pus", path));
-    for (const char* key : {"gpus", "hidden_gpus"}) {
-      if (!j.contains(key)) continue;
-      const json& gpus = list_at(j, key, path);
-      for (std::size_t i = 0; i < gpus.size(); ++i) {
-        where = fmt::format("{}[{}]", key, i);
-        const json& g = gpus[i];
-        GpuInfo gpu;
-        gpu.index = static_cast<int>(integer_at(g.at("index"), -1, 0x7FFFFFFF, where + ".index", path));
-        gpu.name = g.value("name", "");
-        gpu.pci_bus_id = g.value("pci_bus_id", "");
-        gpu.numa_node = node_or_unknown(g.at("numa_node"), where + ".numa_node", path);
-        gpu.local_cpus = g.value("local_cpus", "");
-        (std::string(key) == "gpus" ? inv.gpus : inv.hidden_gpus).push_back(gpu);
-      }
-    }
-    const json& nics = list_at(j, "nics", path);
-    for (std::size_t i = 0; i < nics.size(); ++i) {
-      where = fmt::format("nics[{}]", i);
-      const json& n = nics[i];
-      inv.nics.push_back({n.at("name").get<std::string>(), n.value("kind", ""), n.value("pci_bus_id", ""),
-                          node_or_unknown(n.at("numa_node"), where + ".numa_node", path)});
-    }
-  } catch (const json::exception& e) {
-    throw InputError(fmt::format("{}: {}: not a topo --json inventory ({}); {}", path, where, e.what(), kFix));
-  }
-  return inv;
-}
 
 bool same_cpus(const std::string& a, const std::string& b) { return hostpipe::same_cpulist(a, b); }
 
@@ -152,7 +62,9 @@ void diff_gpus(const Inventory& e, const Inventory& a, std::vector<std::string>&
   std::vector<bool> matched(actual.size(), false);
   for (const GpuInfo& eg : expected) {
     auto same = [&](const GpuInfo& g) {
-      return !eg.pci_bus_id.empty() && !g.pci_bus_id.empty() ? g.pci_bus_id == eg.pci_bus_id : g.index == eg.index;
+      return !eg.pci_bus_id.empty() && !g.pci_bus_id.empty()
+                 ? normalized_pci_bus_id(g.pci_bus_id) == normalized_pci_bus_id(eg.pci_bus_id)
+                 : g.index == eg.index;
     };
     auto it = std::find_if(actual.begin(), actual.end(), same);
     if (it == actual.end()) {
@@ -189,7 +101,7 @@ Inventory load_expected_inventory(const std::string& path) {
   if (first != std::string::npos && text[first] == '<') return build_inventory(Topology::load_file(path));
   json j = json::parse(text, nullptr, false);
   if (j.is_discarded()) throw InputError(path + ": neither hwloc XML nor JSON; " + kFix);
-  return inventory_from_json(j, path);
+  return inventory_from_json(j, path, kFix);
 }
 
 std::vector<std::string> diff_inventories(const Inventory& expected, const Inventory& actual) {

@@ -6,6 +6,7 @@
 #include <array>
 #include <cstdint>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -49,9 +50,11 @@ std::string combination_name(const Combination& c);  // "strict/gang/binpack"
 struct ClassOutcome {
   std::string name;
   int arrived = 0, started = 0, completed = 0;
-  double queue_mean_s = 0, queue_p50_s = 0, queue_p90_s = 0, queue_p99_s = 0, queue_max_s = 0;  // started jobs
-  double exec_mean_s = 0;    // started jobs
-  double remote_share = 0;   // started jobs that ran non-local
+  // Over started jobs; absent when none started ("never started (0 of N)", null in JSON, infinite for
+  // decide --queue-from): never 0, which would read as an instant start.
+  std::optional<double> queue_mean_s, queue_p50_s, queue_p90_s, queue_p99_s, queue_max_s;
+  std::optional<double> exec_mean_s;    // started jobs
+  std::optional<double> remote_share;   // started jobs that ran non-local
   double completed_gpu_h = 0, stranded_gpu_h = 0;
 };
 
@@ -92,7 +95,9 @@ std::string render_queue_table(const QueueReplay& replay);
 nlohmann::json queue_replay_to_json(const QueueReplay& replay);  // without the evidence stamp
 
 // `decide --queue-from`: each policy's queue time for one class under one gang/choice setting, in seconds
-// (stat: mean, p50, p90 or p99). InputError naming the file and what is missing.
+// (stat: mean, p50, p90 or p99); +infinity for a policy under which no job of the class started (that
+// policy cannot place it). InputError naming the file and what is missing or wrong: no started job under
+// any policy, a negative or non-finite time, a time beyond 8760 h, a field of another type.
 std::array<double, 3> queue_times_from_replay(const nlohmann::json& replay, const std::string& file, const std::string& class_name,
                                               bool gang, GpuChoice choice, const std::string& stat);
 // The same from the file (read as every results file is: bounded, regular files only).

@@ -32,12 +32,14 @@ struct TopologyPrint {
 struct NodeRun {
   std::string host;
   std::string dir;              // the run directory used
-  std::string start_time;       // run.json's start_time ("" when absent)
+  std::string start_time;       // run.json's start_time ("" when absent; an RFC 3339 time when present)
+  std::optional<double> start_epoch_s;  // start_time in Unix seconds, for choosing the newest run
   double duration_s = 0;        // sum of the trials' duration_s
   bool complete = false;
   std::vector<ClassAnalysis> classes;  // summary.json's (or recomputed from trials.jsonl)
   std::vector<std::string> gpu_of_class;  // per class: the GPU label ("0", "1", ... or "none")
   TopologyPrint topology;
+  nlohmann::json measured;      // what must agree across the fleet: the experiment's name, steps and classes
   std::vector<std::string> notes;     // how it was chosen, warnings of its readers
   std::optional<check::RunEvidence> evidence;  // kept for --reference checks
 };
@@ -97,6 +99,9 @@ struct NodeVerdict {
 
 struct FleetOptions {
   double tolerance_pct = 10;         // a node within +-tolerance of its peers is ok
+  // --metrics: CLASS or CLASS/ARM selectors; only those rows are compared, and runs of different
+  // experiments or configs are then allowed. Empty: every row, and the runs must measure the same thing.
+  std::vector<std::string> metrics;
   std::optional<check::ReferenceFile> reference;  // each node also checked against it
 };
 
@@ -111,7 +116,25 @@ struct FleetReport {
   std::vector<std::string> warnings;
 };
 
+// Throws InputError (exit 2) when the nodes' runs measured different things (experiment name, steps,
+// classes: fleet_config.cpp) and options.metrics is empty, or when a --metrics selector matches no row.
 FleetReport analyze_fleet(FleetInput input, const FleetOptions& options);
+
+// --- what a fleet must share (fleet_config.cpp) ---
+
+// The part of a run's config copy that decides what is measured: name, steps, warmup_steps, contention,
+// classes. rounds, seed, order, confidence, output and source may differ between nodes.
+nlohmann::json measured_part(const nlohmann::json& config);
+// The first place where two such parts differ, in words ("classes[0].workload.bytes: 4194304 against
+// 8388608"); "" when they agree.
+std::string first_difference(const nlohmann::json& a, const nlohmann::json& b, const std::string& where = "");
+// Without --metrics: an InputError naming two nodes and their first difference when the nodes' measured
+// parts differ (nodes without one, as in hand-made inputs, are not compared). With --metrics: an
+// InputError for a selector that names no class (or arm) of any node.
+void require_comparable(const std::vector<NodeRun>& nodes, const FleetOptions& options);
+// Whether a row of class `cls`, arm `arm` is compared: every row without --metrics, else the rows a
+// selector names (CLASS: its every arm; CLASS/ARM: that arm).
+bool metric_selected(const std::vector<std::string>& metrics, const std::string& cls, const std::string& arm);
 
 // --- the statistics, on plain numbers (fleet_stats.cpp; unit-tested) ---
 
@@ -125,10 +148,12 @@ std::vector<std::optional<double>> leave_one_out_medians(const std::vector<doubl
 // below -tolerance; else `ok`. Fills ratio*, slowdown* and status of `m` (m.fleet_median set).
 void judge_against_fleet(NodeMetric& m, bool throughput, double tolerance_pct);
 
-// The topology print of run.json's topology object (missing or malformed parts print as "?").
+inline constexpr const char* kUnknownValue = "?";
+// The topology print of run.json's topology object (missing or malformed parts print as "?"; with no
+// topology object, every field).
 TopologyPrint topology_print(const nlohmann::json& topology);
-// Per field, the value most nodes hold (a strict plurality; a tie gives "" and names every node) and the
-// nodes that differ.
+// Per field, the value most of the nodes that know it hold (a strict plurality; a tie gives "" and names
+// every such node) and the nodes that differ. A node whose value is "?" is neither counted nor named.
 std::vector<TopologyField> compare_topologies(const std::vector<std::pair<std::string, TopologyPrint>>& prints);
 
 // --- printers (each a pure function of the report) ---
