@@ -1,8 +1,9 @@
 """Admission timelines (`placebench admission --json`, docs/admission.md): a Gantt chart per gang job, one row
 per pod, from creation to release: pending (created -> scheduled), waiting allocation (bound while the gang is
 not yet whole: stranded GPUs, hatched red), starting (scheduled -> Ready, or -> the first useful step from the
-gang JSON), running (-> release or the end of observation); the gang's full binding, all-ready, failure and
-cleanup marked as vertical lines. Times are seconds since the job's first pod or PodGroup was created."""
+gang JSON), running (-> release or the end of observation), held after a failure (stranded too, -> release);
+the gang's full binding, all-ready, failure and cleanup marked as vertical lines. A pod is drawn against its
+own attempt (the latest attempt that began before it was created): a recreated gang has its own full binding. Times are seconds since the job's first pod or PodGroup was created."""
 import datetime
 
 from .htmlkit import note, num, table
@@ -20,12 +21,30 @@ def _t(text: str | None) -> float | None:
     return datetime.datetime.fromisoformat(text.replace("Z", "+00:00")).timestamp()
 
 
+def attempt_of(pod: dict, job: dict) -> dict:
+    """The attempt a pod belongs to: the latest that began at or before its creation (the job itself without)."""
+    created = _t(pod.get("created"))
+    chosen = job
+    for a in job.get("attempts") or []:
+        start = _t(a.get("start"))
+        if created is not None and start is not None and start <= created:
+            chosen = a
+    return chosen
+
+
 def pod_segments(pod: dict, job: dict, end: float) -> list[tuple[str, float, float]]:
     """(kind, from, until) in epoch seconds for one pod's row."""
     created, scheduled = _t(pod.get("created")), _t(pod.get("scheduled"))
     released = _t(pod.get("gone")) or _t(pod.get("deleted")) or end
     ready = _t(pod.get("first_step")) or _t(pod.get("ready"))
-    full = _t(job.get("full_gang_at"))
+    attempt = attempt_of(pod, job)
+    full = _t(attempt.get("full_gang_at"))
+    failure = _t(attempt.get("failure_at"))
+    if failure is not None and failure < released:
+        held = [h for h in attempt.get("held_after_failure") or [] if h.get("pod") == pod.get("name")]
+        released = min(released, failure) if held else released
+    else:
+        held = []
     segs = []
     if created is None:
         return segs
@@ -42,6 +61,8 @@ def pod_segments(pod: dict, job: dict, end: float) -> list[tuple[str, float, flo
     run_from = max(ready_at, start)
     if ready is not None and released > run_from:
         segs.append(("running", run_from, released))
+    for h in held:
+        segs.append(("held", _t(h["from"]), _t(h["until"])))
     return segs
 
 
@@ -53,13 +74,14 @@ def job_figure(job: dict, observed_until: float, name: str) -> str | None:
     fig, ax = figure(9, 2.4 + 0.36 * len(pods))
     labelled = set()
     labels = {"pending": "pending (not bound)", "waiting": "bound, gang incomplete (stranded GPUs)",
-              "starting": "bound, starting (image pull, start, rendezvous)", "running": "ready / working"}
+              "starting": "bound, starting (image pull, start, rendezvous)", "running": "ready / working",
+              "held": "held after a failure (stranded GPUs)"}
     xmax = observed_until - zero
     for i, pod in enumerate(pods):
         for kind, x0, x1 in pod_segments(pod, job, observed_until):
             label = labels[kind] if kind not in labelled else None
             labelled.add(kind)
-            if kind == "waiting":
+            if kind in ("waiting", "held"):
                 ax.barh(i, x1 - x0, left=x0 - zero, height=0.5, color=STRANDED, alpha=0.35, hatch="///", edgecolor=STRANDED,
                         label=label)
             else:
@@ -76,7 +98,9 @@ def job_figure(job: dict, observed_until: float, name: str) -> str | None:
     ax.set_ylim(len(pods) - 0.4, -0.6)
     ax.set_xlim(0, xmax * 1.03 or 1)
     ax.set_xlabel("seconds since the job was created")
-    ax.set_title(f"Admission of {job.get('namespace')}/{job.get('group')} ({job.get('scheduler')}, gang of {job.get('min_member')})\n"
+    ax.set_title(f"Admission of {job.get('namespace')}/{job.get('group')} ({job.get('scheduler')}, gang of "
+                 f"{job.get('pod_count', job.get('min_member'))}, minimum {job.get('min_member')}; "
+                 f"{len(job.get('attempts') or [])} attempt(s))\n"
                  f"stranded {job.get('stranded_gpu_s', 0) / 60:.1f} GPU-min, delay from {job.get('delay_stage') or '-'}")
     ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.28), ncol=3, frameon=False)
     fig.tight_layout()
@@ -91,7 +115,8 @@ def admission_section(docs: list[Doc]) -> str:
         for job in d.data.get("jobs") or []:
             parts.append(table(["job", "scheduler", "gang", "to full gang (s)", "to all ready (s)", "stranded GPU-s",
                                 "cleanup (s)", "restarts", "recreated", "delay stage"],
-                               [[f"{job.get('namespace')}/{job.get('group')}", job.get("scheduler"), job.get("min_member"),
+                               [[f"{job.get('namespace')}/{job.get('group')}", job.get("scheduler"),
+                                 f"{job.get('pod_count', job.get('min_member'))} (min {job.get('min_member')})",
                                  num(job.get("time_to_full_gang_s")), num(job.get("time_to_all_ready_s")),
                                  num(job.get("stranded_gpu_s")), num(job.get("cleanup_s")),
                                  (job.get("retries") or {}).get("restarts"), (job.get("retries") or {}).get("recreated_pods"),

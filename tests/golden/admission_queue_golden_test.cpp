@@ -29,6 +29,13 @@ TEST(GoldenAdmission, ThreeCasesTable) {
   expect_golden_output({"admission", fixture("admission/never-ready")}, "admission-never-ready.txt");
 }
 
+// #28: a minimum below the pod count, a restarted Volcano gang (two attempts), two Kueue pod groups.
+TEST(GoldenAdmission, GangSemanticsTable) {
+  expect_golden_output({"admission", fixture("admission/min-below-pods")}, "admission-min-below-pods.txt");
+  expect_golden_output({"admission", fixture("admission/volcano-restart")}, "admission-volcano-restart.txt");
+  expect_golden_output({"admission", fixture("admission/kueue-two-groups")}, "admission-kueue-two-groups.txt");
+}
+
 TEST(GoldenAdmission, Json) {
   expect_golden_output({"admission", fixture("admission/never-ready"), "--json"}, "admission-never-ready.json");
 }

@@ -34,6 +34,16 @@ class AdmissionReport(unittest.TestCase):
         self.assertEqual(segs[1][2] - segs[1][1], 720.0)
         self.assertEqual([k for k, _, _ in pod_segments(job["pods"][3], job, end)], ["pending"])
 
+    def test_held_after_a_failure_is_stranded_and_a_recreated_pod_has_its_own_attempt(self):
+        doc = admission("volcano-restart")
+        job = doc["jobs"][0]
+        end = _t(doc["observed_until"])
+        old, new = job["pods"][0], job["pods"][1]  # trainer-worker-0, its two incarnations
+        segs = pod_segments(old, job, end)
+        self.assertEqual([k for k, _, _ in segs], ["pending", "starting", "running", "held"])
+        self.assertEqual(segs[-1][2] - segs[-1][1], 85.0)
+        self.assertEqual([k for k, _, _ in pod_segments(new, job, end)], ["pending"])
+
     def test_whole_gang_runs_after_binding(self):
         doc = admission("admitted-whole", "--gang", os.path.join(FIX, "admitted-whole-gang.json"))
         job = doc["jobs"][0]

@@ -75,14 +75,19 @@ class ObjectReader {
   const json& item_;
 };
 
-// One object each (k8s_pod.cpp, k8s_event.cpp, k8s_podgroup.cpp).
-PodRecord read_pod(const ObjectReader& r);
+// One object each (k8s_pod.cpp, k8s_event.cpp, k8s_podgroup.cpp, k8s_owner.cpp); warnings: clock skew taken up.
+PodRecord read_pod(const ObjectReader& r, std::vector<std::string>& warnings);
 EventRecord read_event(const ObjectReader& r);
 PodGroupRecord read_podgroup(const ObjectReader& r, const std::string& api, double snapshot_time);
+bool is_owner_kind(const std::string& kind, const std::string& api);  // Volcano Job, MPIJob, PyTorchJob, JobSet, LWS
+OwnerRecord read_owner(const ObjectReader& r, const std::string& kind);
+WorkloadRecord read_workload(const ObjectReader& r);
 
-// A record folded into what earlier snapshots said (k8s_merge.cpp).
-void merge_pod(ClusterRecords& records, PodRecord p, double time);
+// A record folded into what earlier snapshots said (k8s_merge.cpp); `r` names the object in a refusal.
+void merge_pod(ClusterRecords& records, PodRecord p, double time, const ObjectReader& r, const std::string& file);
 void merge_event(ClusterRecords& records, EventRecord e);
-void merge_podgroup(ClusterRecords& records, PodGroupRecord g);
+void merge_podgroup(ClusterRecords& records, PodGroupRecord g, const ObjectReader& r);
+void merge_owner(ClusterRecords& records, OwnerRecord o);
+void merge_workload(ClusterRecords& records, WorkloadRecord w);
 
 }  // namespace placebench::harness::admission::k8s

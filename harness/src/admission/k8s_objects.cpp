@@ -76,18 +76,23 @@ void add_items_checked(ClusterRecords& records, const json& root, const std::str
       std::string list_kind = str_of(root, "kind");
       if (list_kind.size() > 4 && list_kind.substr(list_kind.size() - 4) == "List") kind = list_kind.substr(0, list_kind.size() - 4);
     }
+    if (api.empty()) api = str_of(root, "apiVersion");
     if (kind == "Pod") {
-      k8s::merge_pod(records, k8s::read_pod(r), time);
+      k8s::merge_pod(records, k8s::read_pod(r, records.warnings), time, r, file);
       ++pods_seen;
     } else if (kind == "Event") {
       k8s::merge_event(records, k8s::read_event(r));
     } else if (kind == "PodGroup") {
-      if (api.empty()) api = str_of(root, "apiVersion");
       if (api != "scheduling.volcano.sh/v1beta1" && api != "scheduling.x-k8s.io/v1alpha1")
         records.warnings.push_back(fmt::format("{}: {}: PodGroup of apiVersion '{}' read as Volcano's or scheduler-plugins'", file, r.where(), api));
-      k8s::merge_podgroup(records, k8s::read_podgroup(r, api, time));
+      k8s::merge_podgroup(records, k8s::read_podgroup(r, api, time), r);
+    } else if (kind == "Workload" && api.rfind("kueue.x-k8s.io/", 0) == 0) {
+      k8s::merge_workload(records, k8s::read_workload(r));
+    } else if (k8s::is_owner_kind(kind, api)) {
+      k8s::merge_owner(records, k8s::read_owner(r, kind));
     } else {
-      records.warnings.push_back(fmt::format("{}: {}: kind '{}' ignored (read: Pod, Event, PodGroup)", file, r.where(), kind));
+      records.warnings.push_back(fmt::format("{}: {}: kind '{}' ignored (read: Pod, Event, PodGroup, Workload, Volcano Job, MPIJob, "
+                                             "PyTorchJob, JobSet, LeaderWorkerSet)", file, r.where(), kind));
     }
   };
   if (root.contains("items")) {
@@ -134,7 +139,7 @@ void add_snapshot_text(ClusterRecords& records, const std::string& text, const s
 void finish_records(ClusterRecords& records) {
   std::stable_sort(records.snapshots.begin(), records.snapshots.end(), [](const Snapshot& a, const Snapshot& b) { return a.time < b.time; });
   if (records.pods.empty()) records.warnings.push_back("no Pods in any snapshot: only events and PodGroup phases are shown");
-  if (records.podgroups.empty() && !records.pods.empty())
+  if (records.podgroups.empty() && records.workloads.empty() && records.owners.empty() && !records.pods.empty())
     records.warnings.push_back("no PodGroup in any snapshot: each gang's size is taken as the pods seen in it (give `kubectl get podgroups -o json` for minMember)");
   for (const auto& p : records.pods)
     if (!p.scheduled && p.phase.empty())
@@ -158,21 +163,18 @@ ClusterRecords read_snapshots(const std::vector<std::string>& paths) {
   }
   std::stable_sort(files.begin(), files.end(), [](const FileItems& a, const FileItems& b) { return *a.name_time < *b.name_time; });
   ClusterRecords records;
-  std::vector<std::pair<double, bool>> pod_listings;  // (time, any pod listing at that time)
+  std::vector<double> pod_listings;  // times of the pod listings, ascending
   for (const auto& f : files) {
     int pods = 0;
     add_items(records, f.root, f.file, *f.name_time, pods);
     if (records.snapshots.empty() || records.snapshots.back().time != *f.name_time) records.snapshots.push_back({*f.name_time, {}});
     records.snapshots.back().files.push_back(f.file);
-    if (f.lists_pods) pod_listings.emplace_back(*f.name_time, true);
+    if (f.lists_pods) pod_listings.push_back(*f.name_time);
   }
   // A pod absent from a later pod listing was deleted by then (its deletion time is at most that snapshot's).
   for (auto& p : records.pods) {
-    for (const auto& [t, listed] : pod_listings) {
-      if (!listed || t <= p.last_seen) continue;
-      p.gone = t;
-      break;
-    }
+    auto later = std::upper_bound(pod_listings.begin(), pod_listings.end(), p.last_seen);
+    if (later != pod_listings.end()) p.gone = *later;
   }
   finish_records(records);
   return records;

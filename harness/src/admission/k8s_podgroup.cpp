@@ -10,6 +10,8 @@ PodGroupRecord read_podgroup(const ObjectReader& r, const std::string& api, doub
   g.name = r.name();
   g.ns = r.text({"metadata", "namespace"});
   g.api = api;
+  g.uid = r.text({"metadata", "uid"});
+  g.last_seen = snapshot_time;
   g.created = r.time({"metadata", "creationTimestamp"}, "metadata.creationTimestamp");
   if (const json* m = r.at({"spec", "minMember"})) {
     if (!m->is_number_integer() || m->get<long long>() < 0 || m->get<long long>() > 1'000'000)

@@ -1,5 +1,7 @@
 // Kubernetes timestamps (metav1.Time "2026-12-01T14:00:00Z", MicroTime "...00.123456Z"; RFC 3339 with an
-// offset is accepted too) to epoch seconds and back.
+// offset is accepted too) to epoch seconds and back. Validated in full (RFC 3339 section 5.6 and 5.7): the day
+// exists in its month (leap years), hours 0-23, minutes and seconds 0-59 (Kubernetes, like Go, never writes a
+// leap second), an offset of at most 23:59; years 1970-9999, as no cluster stamps an object before the epoch.
 #include <fmt/format.h>
 
 #include <cctype>
@@ -20,6 +22,13 @@ long long days_from_civil(long long y, unsigned m, unsigned d) {
   return era * 146097 + static_cast<long long>(doe) - 719468;
 }
 
+bool leap_year(int y) { return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0; }
+
+int days_in_month(int y, int m) {
+  static const int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  return m == 2 && leap_year(y) ? 29 : kDays[m - 1];
+}
+
 bool digits(const std::string& s, std::size_t at, std::size_t n, int& out) {
   if (at + n > s.size()) return false;
   out = 0;
@@ -38,13 +47,13 @@ std::optional<double> parse_rfc3339(const std::string& s) {
       (s[10] != 'T' && s[10] != 't') || !digits(s, 11, 2, h) || s[13] != ':' || !digits(s, 14, 2, mi) || s[16] != ':' ||
       !digits(s, 17, 2, se))
     return std::nullopt;
-  if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || se > 60) return std::nullopt;
+  if (y < 1970 || mo < 1 || mo > 12 || d < 1 || d > days_in_month(y, mo) || h > 23 || mi > 59 || se > 59) return std::nullopt;
   std::size_t i = 19;
   double frac = 0;
   if (i < s.size() && s[i] == '.') {
     double scale = 0.1;
     std::size_t start = ++i;
-    while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) {
+    while (i < s.size() && i - start < 18 && std::isdigit(static_cast<unsigned char>(s[i]))) {
       frac += (s[i] - '0') * scale;
       scale /= 10;
       ++i;
@@ -56,7 +65,8 @@ std::optional<double> parse_rfc3339(const std::string& s) {
     ++i;
   } else if (i < s.size() && (s[i] == '+' || s[i] == '-')) {
     int oh, om;
-    if (!digits(s, i + 1, 2, oh) || i + 3 >= s.size() || s[i + 3] != ':' || !digits(s, i + 4, 2, om)) return std::nullopt;
+    if (!digits(s, i + 1, 2, oh) || i + 3 >= s.size() || s[i + 3] != ':' || !digits(s, i + 4, 2, om) || oh > 23 || om > 59)
+      return std::nullopt;
     offset_s = (s[i] == '+' ? 1 : -1) * (oh * 3600 + om * 60);
     i += 6;
   } else {

@@ -60,7 +60,7 @@ void add_cost_command(CLI::App& app, CommandAction& action) {
   cmd->add_option("--gpus", opt->gpus, "GPUs allocated to the admitted part of the gang, idle while it waits")
       ->type_name("G")->check(positive_number_at_most(kMaxGangGpus));
   cmd->add_option("--wait", opt->wait, "How long they wait idle per incident (90s, 12m, 1h; at most 8760h)")->type_name("TIME");
-  cmd->add_option("--from", opt->from, "Read stranded_gpu_s of gang runs (a run directory or gang JSON) instead")
+  cmd->add_option("--from", opt->from, "Read stranded_gpu_s of gang runs (a run directory, gang JSON or admission JSON) instead")
       ->type_name("DIR|FILE");
   cmd->add_option("--rate", opt->rate, "Internal cost per GPU-hour")->type_name("PER_GPU_HOUR")
       ->check(number_in(0, kMaxRatePerGpuHour, "NONNEGATIVE"));

@@ -48,7 +48,7 @@ json parse_or_throw(const std::string& text, const std::string& where) {
   }
 }
 
-constexpr const char* kGiveGangResults = "give a run directory or the JSON of `placebench gang --json`";
+constexpr const char* kGiveGangResults = "give a run directory, the JSON of `placebench gang --json` or of `placebench admission --json`";
 
 void read_jsonl(const fs::path& path, std::vector<GangIncident>& out) {
   const std::string text = read_input_file(path.string(), kGiveGangResults, kMaxResultsBytes);
@@ -70,9 +70,32 @@ void read_jsonl(const fs::path& path, std::vector<GangIncident>& out) {
   }
 }
 
+// `placebench admission --json` (or its --out file): one incident per job, its stranded_gpu_s over every
+// attempt; the outcome says whether the gang was whole, is still pending, or failed.
+bool take_admission(const json& j, const std::string& where, std::vector<GangIncident>& out) {
+  if (!j.is_object() || !j.contains("kind") || j["kind"] != "admission") return false;
+  if (!j.contains("schema_version") || j["schema_version"] != 1 || !j.contains("jobs") || !j["jobs"].is_array())
+    throw InputError(fmt::format("{}: admission JSON needs schema_version 1 and jobs[]; write it again with `placebench admission "
+                                 "--json` of this version", where));
+  for (std::size_t i = 0; i < j["jobs"].size(); ++i) {
+    const json& job = j["jobs"][i];
+    if (!job.is_object() || !job.contains("namespace") || !job["namespace"].is_string() || !job.contains("group") || !job["group"].is_string())
+      throw InputError(fmt::format("{}: jobs[{}]: needs namespace and group; write it again with `placebench admission --json`", where, i));
+    const std::string name = fmt::format("{}: job {}/{}", where, job["namespace"].get<std::string>(), job["group"].get<std::string>());
+    if (!take_incident(job, name, out))
+      throw InputError(fmt::format("{}: no stranded_gpu_s; write it again with `placebench admission --json`", name));
+    bool pending = false;
+    if (job.contains("attempts") && job["attempts"].is_array())
+      for (const auto& a : job["attempts"]) pending = pending || (a.is_object() && a.contains("pending") && a["pending"] == true);
+    out.back().outcome = pending ? "pending" : !job.contains("failure_at") || job["failure_at"].is_null() ? "admitted" : "failed";
+  }
+  return true;
+}
+
 void read_json(const fs::path& path, std::vector<GangIncident>& out) {
   const std::string text = read_input_file(path.string(), kGiveGangResults, kMaxResultsBytes);
   json j = parse_or_throw(text, path.string());
+  if (take_admission(j, path.string(), out)) return;
   if (take_incident(j, path.string(), out)) return;
   const json* list = j.is_array() ? &j : (j.is_object() && j.contains("gangs") ? &j["gangs"] : nullptr);
   if (list && list->is_array())
