@@ -224,6 +224,15 @@ TEST(RunAnalysis, TheSummaryReaderRefusesSelfContradictions) {
   EXPECT_NE(refused([](nlohmann::json& a) { if (a["role"] == "compared") a["decided_look"] = 7; })
                 .find("classes[0].arms[1].decided_look"), std::string::npos);
   EXPECT_EQ(refused([](nlohmann::json&) {}), "accepted");
+  // The fields of issue 26 may be absent or null (summaries written before them).
+  EXPECT_EQ(refused([](nlohmann::json& a) {
+              for (const char* key : {"statistic_rounds", "verdict_warnings", "held", "effective_rounds", "aa_check"})
+                a[key] = nullptr;
+            }), "accepted");
+  EXPECT_EQ(refused([](nlohmann::json& a) {
+              for (const char* key : {"statistic_rounds", "verdict_warnings", "held", "decided_look", "aa_check"})
+                a.erase(key);
+            }), "accepted");
 }
 
 }  // namespace

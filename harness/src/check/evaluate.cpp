@@ -154,13 +154,15 @@ std::string verdict_warnings_text(const json& arm) {
   std::string out;
   auto it = arm.find("verdict_warnings");
   if (it == arm.end() || !it->is_array()) return out;
-  for (const auto& w : *it) out += "; warning: " + w.get<std::string>();
+  for (const auto& w : *it)
+    if (w.is_string()) out += "; warning: " + w.get<std::string>();
   return out;
 }
 
 void check_verdict(const Expectation& x, const json& arm, CheckResult& c) {
   std::string verdict = arm.value("verdict", std::string("?"));
-  c.actual = "verdict " + verdict + (arm.value("held", false) ? " (held: too few effective rounds to exclude dependence)" : "") +
+  const bool held = arm.contains("held") && arm.at("held").is_boolean() && arm.at("held").get<bool>();
+  c.actual = "verdict " + verdict + (held ? " (held: too few effective rounds to exclude dependence)" : "") +
              verdict_warnings_text(arm);
   c.passed = std::find(x.verdicts.begin(), x.verdicts.end(), verdict) != x.verdicts.end();
   if (!c.passed) c.message = fmt::format("{}/{} got verdict '{}', not one of the allowed", x.class_name, x.arm, verdict);

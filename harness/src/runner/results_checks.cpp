@@ -287,7 +287,8 @@ void check_arm_agrees(const SummaryChecker& sc, const json& a, const std::string
     contradiction("stop_reason", fmt::format("is \"decided\" for verdict {}", verdict));
   if (a.contains("decided_look") && decisive != present("decided_look"))
     contradiction("decided_look", decisive ? "is null for a decided verdict" : "is set for verdict " + verdict);
-  if (a.value("held", false) && verdict != "inconclusive") contradiction("held", "is true for verdict " + verdict);
+  if (present("held") && a.at("held").get<bool>() && verdict != "inconclusive")
+    contradiction("held", "is true for verdict " + verdict);
   if (present("aa_check") && role != "control") contradiction("aa_check", "is set for role " + role);
   if (role == "control" || role == "unrealised")
     for (const char* key : {"detectable_pct", "detectable_below_pct", "repeated_p", "holm_adjusted_p", "decided_look"})

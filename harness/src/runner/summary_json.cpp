@@ -76,7 +76,8 @@ ArmAnalysis arm_from_json(const json& j) {
   a.role = j.at("role");
   a.unrealised_reason = opt_text(j, "unrealised_reason");
   a.n_rounds = j.at("n_rounds");
-  a.statistic_rounds = j.value("statistic_rounds", 0);  // the fields from here to aa_check: absent before issue 26
+  // statistic_rounds and the verdict fields of issue 26 below may be absent or null (older summaries).
+  a.statistic_rounds = static_cast<int>(opt_number(j, "statistic_rounds").value_or(0));
   a.flagged_trials = j.at("flagged_trials");
   a.has_statistic = opt_number(j, "statistic_value").has_value();
   if (a.has_statistic) {
@@ -104,8 +105,9 @@ ArmAnalysis arm_from_json(const json& j) {
   a.holm_adjusted_p = opt_number(j, "holm_adjusted_p");
   a.verdict = j.at("verdict");
   if (auto look = opt_number(j, "decided_look")) a.decided_look = static_cast<int>(*look);
-  if (j.contains("verdict_warnings")) a.verdict_warnings = j.at("verdict_warnings").get<std::vector<std::string>>();
-  a.held = j.value("held", false);
+  if (j.contains("verdict_warnings") && !j.at("verdict_warnings").is_null())
+    a.verdict_warnings = j.at("verdict_warnings").get<std::vector<std::string>>();
+  a.held = j.contains("held") && j.at("held").is_boolean() && j.at("held").get<bool>();
   a.stop_reason = j.at("stop_reason");
   a.detectable_below_pct = opt_number(j, "detectable_below_pct");
   a.detectable_pct = opt_number(j, "detectable_pct");
