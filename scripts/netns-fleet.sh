@@ -122,8 +122,14 @@ PY
 # (`placebench fleet --help` alone would not tell: an unknown subcommand before --help prints the main help.)
 if "$bin" fleet --help 2>/dev/null | grep -q '^Usage: placebench fleet'; then
   echo "== placebench fleet $out"
+  # The hog host's config differs (its experiment.contention), so fleet is told what to compare: without
+  # --metrics it refuses runs of different configs (exit 2), which is checked first.
   status=0
-  "$bin" fleet "$out" --json "$tmp/fleet.json" >"$tmp/fleet.out" 2>"$tmp/fleet.err" || status=$?
+  "$bin" fleet "$out" >/dev/null 2>"$tmp/fleet.err" || status=$?
+  [[ $status == 2 ]] && grep -q "measured different things" "$tmp/fleet.err" ||
+    { cat "$tmp/fleet.err" >&2; fail "fleet without --metrics: exit $status, expected 2 (different configs)"; }
+  status=0
+  "$bin" fleet "$out" --metrics input-bound --json "$tmp/fleet.json" >"$tmp/fleet.out" 2>"$tmp/fleet.err" || status=$?
   cat "$tmp/fleet.out"
   [[ $status == 1 ]] || { cat "$tmp/fleet.err" >&2; fail "fleet exit $status, expected 1 (a node is suspect)"; }
   python3 - "$tmp/fleet.json" "$hog" <<'PY'

@@ -3,7 +3,8 @@ per pod, from creation to release: pending (created -> scheduled), waiting alloc
 not yet whole: stranded GPUs, hatched red), starting (scheduled -> Ready, or -> the first useful step from the
 gang JSON), running (-> release or the end of observation), held after a failure (stranded too, -> release);
 the gang's full binding, all-ready, failure and cleanup marked as vertical lines. A pod is drawn against its
-own attempt (the latest attempt that began before it was created): a recreated gang has its own full binding. Times are seconds since the job's first pod or PodGroup was created."""
+own attempt (the latest attempt that began before it was created): a recreated gang has its own full binding.
+Times are seconds since the job's first pod or PodGroup was created."""
 import datetime
 
 from .htmlkit import note, num, table
