@@ -53,12 +53,17 @@ int runs_found(const std::string& python, const std::string& dir) {
   return ::pclose(p) == 0 ? n : -1;
 }
 
+// The checkout's report Python, or "" (and the benchmark skipped) without .venv.
+std::string report_python(benchmark::State& state) {
+  std::string python = kSource + "/.venv/bin/python";
+  if (fs::exists(python)) return python;
+  state.SkipWithError("no .venv (scripts/setup.sh makes it): the report's Python is not there");
+  return "";
+}
+
 void BM_ReportLoad2000Runs(benchmark::State& state) {
-  const std::string python = kSource + "/.venv/bin/python";
-  if (!fs::exists(python)) {
-    state.SkipWithError("no .venv (scripts/setup.sh makes it): the report's Python is not there");
-    return;
-  }
+  const std::string python = report_python(state);
+  if (python.empty()) return;
   const std::string& dir = folder_of_2000_runs();
   int found = 0;
   for (auto _ : state) {
@@ -75,11 +80,8 @@ BENCHMARK(BM_ReportLoad2000Runs)->Unit(benchmark::kMillisecond)->UseRealTime()->
 // The whole page (scripts/report.py) over the same 2000 runs: loaded, tabulated, the first runs' figures
 // drawn (page.MAX_DRAWN_RUNS), written.
 void BM_Report2000Runs(benchmark::State& state) {
-  const std::string python = kSource + "/.venv/bin/python";
-  if (!fs::exists(python)) {
-    state.SkipWithError("no .venv (scripts/setup.sh makes it): the report's Python is not there");
-    return;
-  }
+  const std::string python = report_python(state);
+  if (python.empty()) return;
   const std::string& dir = folder_of_2000_runs();
   const std::string out = fs::path(dir).parent_path().string() + "/report.html";
   for (auto _ : state) {
