@@ -3,6 +3,7 @@
 // a `latest` link to one of them and a link back up to the folder (before: a run reached by two paths was
 // listed twice, a link back up re-read the tree at every depth). Each iteration runs the project's Python
 // (.venv) on the folder and checks that it found exactly 2000 runs; without .venv the benchmark is skipped.
+// BM_Report2000Runs makes the whole page of the same folder.
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
 #include <unistd.h>
@@ -52,12 +53,17 @@ int runs_found(const std::string& python, const std::string& dir) {
   return ::pclose(p) == 0 ? n : -1;
 }
 
+// The checkout's report Python, or "" (and the benchmark skipped) without .venv.
+std::string report_python(benchmark::State& state) {
+  std::string python = kSource + "/.venv/bin/python";
+  if (fs::exists(python)) return python;
+  state.SkipWithError("no .venv (scripts/setup.sh makes it): the report's Python is not there");
+  return "";
+}
+
 void BM_ReportLoad2000Runs(benchmark::State& state) {
-  const std::string python = kSource + "/.venv/bin/python";
-  if (!fs::exists(python)) {
-    state.SkipWithError("no .venv (scripts/setup.sh makes it): the report's Python is not there");
-    return;
-  }
+  const std::string python = report_python(state);
+  if (python.empty()) return;
   const std::string& dir = folder_of_2000_runs();
   int found = 0;
   for (auto _ : state) {
@@ -70,5 +76,24 @@ void BM_ReportLoad2000Runs(benchmark::State& state) {
   state.counters["runs"] = found;
 }
 BENCHMARK(BM_ReportLoad2000Runs)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(1);
+
+// The whole page (scripts/report.py) over the same 2000 runs: loaded, tabulated, the first runs' figures
+// drawn (page.MAX_DRAWN_RUNS), written.
+void BM_Report2000Runs(benchmark::State& state) {
+  const std::string python = report_python(state);
+  if (python.empty()) return;
+  const std::string& dir = folder_of_2000_runs();
+  const std::string out = fs::path(dir).parent_path().string() + "/report.html";
+  for (auto _ : state) {
+    const std::string cmd = fmt::format("'{}' '{}/scripts/report.py' '{}' -o '{}' > /dev/null 2>&1", python, kSource, dir, out);
+    if (std::system(cmd.c_str()) != 0) {
+      state.SkipWithError("scripts/report.py failed on the 2000 runs");
+      return;
+    }
+  }
+  state.counters["runs"] = 2000;
+  state.counters["html_bytes"] = static_cast<double>(fs::file_size(out));
+}
+BENCHMARK(BM_Report2000Runs)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(1);
 
 }  // namespace

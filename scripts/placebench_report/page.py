@@ -71,7 +71,12 @@ window.addEventListener("load", function () {
 </script>"""
 
 
-def class_block(run: Run, cls: dict, cfg_by_name: dict) -> str:
+# Runs whose figures are drawn (about 0.2 s of CPU each): a page of more runs draws the first ones and gives
+# the others their tables only (docs/performance.md, "Report loader"), so 2000 runs take seconds, not minutes.
+MAX_DRAWN_RUNS = 12
+
+
+def class_block(run: Run, cls: dict, cfg_by_name: dict, draw: bool = True) -> str:
     name = cls.get("name")
     cfg = cfg_by_name.get(name, {})
     arms_cfg = cfg.get("arms", {})
@@ -86,6 +91,8 @@ def class_block(run: Run, cls: dict, cfg_by_name: dict) -> str:
     else:
         why = " (no summary.json)" if run.summary is None else ""
         parts.append(note(f"workload {workload}, baseline {cls.get('baseline')}: no verdicts{why}"))
+    if not draw:
+        return f'<h3 id="{esc(run.name)}-{esc(name)}">Class {esc(name)}</h3>' + "".join(parts)
     img = fig_steps.distribution_figure(run.trials, name, arm_order, cls.get("statistic"), role_names)
     if img:
         parts.append(img)
@@ -100,9 +107,15 @@ def class_block(run: Run, cls: dict, cfg_by_name: dict) -> str:
 
 def run_section(run: Run, idx: int) -> str:
     cfg_by_name = {c.get("name"): c for c in run.config_classes()}
+    draw = idx < MAX_DRAWN_RUNS
     parts = ["<h3>Context</h3>", context.run_context_section(run)]
+    if not draw:
+        parts.append(note(f"Figures are drawn for the first {MAX_DRAWN_RUNS} runs of a report only; give this run "
+                          "alone (or fewer runs) for its figures."))
     if run.summary is None:
         parts.append(note("No summary.json: the distributions below are shown without ratios or verdicts."))
+    elif not draw:
+        pass
     else:
         img = fig_forest.forest_figure([run])
         if img:
@@ -114,7 +127,7 @@ def run_section(run: Run, idx: int) -> str:
     classes = run.classes() or [{"name": c.get("name"), "arms": [], "baseline": (c.get("arms") or {}).get("baseline")}
                                 for c in run.config_classes()]
     for cls in classes:
-        parts.append(class_block(run, cls, cfg_by_name))
+        parts.append(class_block(run, cls, cfg_by_name, draw))
     return section(f"run-{idx}", f"Run {run.name}", "".join(parts))
 
 
@@ -133,7 +146,7 @@ def build_page(inputs: Inputs, title: str | None = None) -> str:
         toc.append(f'<li><a href="#run-{i}">Run {esc(run.name)}</a></li>')
         body.append(drawn_from([run.path], run_section, run, i))
     if len(inputs.runs) > 1 and any(r.summary for r in inputs.runs):
-        runs = [r for r in inputs.runs if r.summary]
+        runs = [r for r in inputs.runs if r.summary][:MAX_DRAWN_RUNS]
         img = drawn_from([os.path.join(r.path, "summary.json") for r in runs], fig_forest.forest_figure, runs)
         if img:
             add("forest-all", "Ratios of every run", img)

@@ -9,6 +9,7 @@
 #include <atomic>
 #include <chrono>
 #include <fstream>
+#include <functional>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -42,8 +43,13 @@ inline MpiRun run_mpi(int ranks, const std::vector<std::string>& args, double ti
 class BackgroundMpiRun {
  public:
   BackgroundMpiRun(int ranks, std::vector<std::string> args, double timeout_s, std::vector<std::string> env = {})
-      : thread_([this, ranks, args = std::move(args), timeout_s, env = std::move(env)] {
-          run_ = run_mpi(ranks, args, timeout_s, env);
+      : BackgroundMpiRun([ranks, args = std::move(args), timeout_s, env = std::move(env)] {
+          return run_mpi(ranks, args, timeout_s, env);
+        }) {}
+  // Any launch (an MPMD mpirun line, say) that returns its MpiRun when the job ended.
+  explicit BackgroundMpiRun(std::function<MpiRun()> launch)
+      : thread_([this, launch = std::move(launch)] {
+          run_ = launch();
           ended_ = std::chrono::steady_clock::now();
           done_ = true;
         }) {}

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <regex>
 
 #include "mpi_support.h"
@@ -23,6 +24,21 @@ struct FrozenJob {
   bool stopped = false;
 };
 
+// Freezes `pid` (kill -STOP) once `ready()` holds (at most 30 s), then waits for the job's end; the
+// process is continued and killed after.
+FrozenJob freeze_when(BackgroundMpiRun& job, pid_t pid, const std::function<bool()>& ready) {
+  FrozenJob frozen;
+  if (pid > 0) {
+    for (int i = 0; i < 1200 && !ready() && !job.done(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(25));
+    frozen.stopped = kill(pid, SIGSTOP) == 0;
+  }
+  auto stopped_at = std::chrono::steady_clock::now();
+  frozen.run = job.wait();
+  frozen.after_stop_s = job.seconds_after(stopped_at);
+  release_and_kill(pid);
+  return frozen;
+}
+
 // Starts the job, freezes rank `frozen` once it wrote its pid (after `settle_s`), waits for the job's end.
 FrozenJob freeze_rank(const std::string& name, int ranks, const std::vector<std::string>& args, std::vector<std::string> env,
                       double settle_s = 0.3, int frozen = 1) {
@@ -32,16 +48,8 @@ FrozenJob freeze_rank(const std::string& name, int ranks, const std::vector<std:
   env.push_back("PLACEBENCH_TEST_PID_RANK=" + std::to_string(frozen));
   BackgroundMpiRun job(ranks, args, 120, env);
   pid_t pid = wait_for_pid_file(pid_file, 60, job);
-  FrozenJob out;
-  if (pid > 0) {
-    std::this_thread::sleep_for(std::chrono::duration<double>(settle_s));
-    out.stopped = kill(pid, SIGSTOP) == 0;
-  }
-  auto stopped_at = std::chrono::steady_clock::now();
-  out.run = job.wait();
-  out.after_stop_s = job.seconds_after(stopped_at);
-  release_and_kill(pid);
-  return out;
+  if (pid > 0) std::this_thread::sleep_for(std::chrono::duration<double>(settle_s));
+  return freeze_when(job, pid, [] { return true; });
 }
 
 std::string config_file(const std::string& name, int rounds, int steps) {
@@ -155,17 +163,79 @@ TEST(StallMpi, FrozenRankEndsARunOfNodeLocalClassesAfterTheStallTimeout) {
   const std::string marker = "PLACEBENCH_TEST_JOB=stall-node-local-" + std::to_string(getpid());
   BackgroundMpiRun job(2, {"run", "--config", config, "--out", out}, 120, {"PLACEBENCH_STALL_TIMEOUT=2s", marker});
   pid_t pid = rank_pid_by_environment(marker, 1, 60, job);
-  FrozenJob frozen;
-  if (pid > 0) {
-    // Once a trial is under way (trials.jsonl exists), so rank 1 is waiting idle for rank 0.
-    for (int i = 0; i < 600 && !std::filesystem::exists(out + "/trials.jsonl") && !job.done(); ++i)
-      std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    frozen.stopped = kill(pid, SIGSTOP) == 0;
-  }
-  auto stopped_at = std::chrono::steady_clock::now();
-  frozen.run = job.wait();
-  frozen.after_stop_s = job.seconds_after(stopped_at);
-  release_and_kill(pid);
+  // Once a trial is under way (trials.jsonl exists), so rank 1 is waiting idle for rank 0.
+  FrozenJob frozen = freeze_when(job, pid, [&] { return std::filesystem::exists(out + "/trials.jsonl"); });
   expect_ended_by_the_watchdog(frozen, "a peer is stalled or frozen");
   EXPECT_NE(frozen.run.result.err.find("rank 0: "), std::string::npos) << frozen.run.result.err;
+}
+
+namespace {
+
+// `mpirun -np 1 -x PLACEBENCH_HOST_NAME=H1 placebench ARGS : -np 1 -x ... ARGS` (one rank per host name),
+// with a 2 s stall timeout and `marker` (NAME=VALUE) in every rank's environment.
+MpiRun run_per_node(const std::vector<std::string>& hosts, const std::vector<std::string>& args, const std::string& marker) {
+  std::vector<std::string> argv{PLACEBENCH_MPIEXEC, "--oversubscribe", "--bind-to", "none"};
+  for (std::size_t i = 0; i < hosts.size(); ++i) {
+    if (i > 0) argv.push_back(":");
+    for (const std::string& a : {std::string("-np"), std::string("1"), std::string("-x"), "PLACEBENCH_HOST_NAME=" + hosts[i],
+                                 std::string("-x"), marker, std::string("-x"), std::string("PLACEBENCH_STALL_TIMEOUT"),
+                                 placebench_binary()})
+      argv.push_back(a);
+    argv.insert(argv.end(), args.begin(), args.end());
+  }
+  return {run_command(argv, 120, {"OMPI_ALLOW_RUN_AS_ROOT=1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1", "PLACEBENCH_STALL_TIMEOUT=2s", marker}),
+          0};
+}
+
+// Lines of every trials.jsonl under `out` (<out>/<node>/<run>/trials.jsonl).
+std::size_t recorded_trials(const std::string& out) {
+  std::size_t n = 0;
+  std::error_code ec;
+  for (auto it = std::filesystem::recursive_directory_iterator(out, ec); !ec && it != std::filesystem::recursive_directory_iterator();
+       it.increment(ec))
+    if (it->path().filename() == "trials.jsonl") {
+      std::ifstream in(it->path());
+      for (std::string line; std::getline(in, line);) ++n;
+    }
+  return n;
+}
+
+std::string node_local_config(const std::string& name) {
+  std::string config = ::testing::TempDir() + "/pb-stall-" + name + ".yaml";
+  std::ofstream(config) << "experiment:\n  seed: 5\n  rounds: {min: 200, max: 200}\n  warmup_steps: 1\n  steps: 200\n"
+                           "  output: " << ::testing::TempDir() << "\nclasses:\n  - name: h2d\n"
+                           "    workload: {type: staging, backend: host, bytes: 256K, copies: 2}\n"
+                           "    arms: {baseline: local, compare: [unpinned]}\n    allow_degenerate: true\n";
+  return config;
+}
+
+// Freezes rank 0 of a `run --per-node` of node-local classes on `hosts` once `after_trials` trials are
+// recorded; the job must end by the other rank's deadline (the stall timeout plus 4x the trial it knows).
+FrozenJob freeze_rank_zero_per_node(const std::string& name, const std::vector<std::string>& hosts, std::size_t after_trials) {
+  std::string out = ::testing::TempDir() + "/pb-stall-" + name;
+  std::filesystem::remove_all(out);
+  const std::string marker = "PLACEBENCH_TEST_JOB=" + name + "-" + std::to_string(getpid());
+  const std::vector<std::string> args{"run", "--per-node", "--config", node_local_config(name), "--out", out};
+  BackgroundMpiRun job([&] { return run_per_node(hosts, args, marker); });
+  // Found through /proc: a node-local class starts no collective, so no rank writes the pid file.
+  pid_t pid = rank_pid_by_environment(marker, 0, 60, job);
+  return freeze_when(job, pid, [&] { return recorded_trials(out) >= after_trials; });
+}
+
+}  // namespace
+
+TEST(StallMpi, FrozenRankZeroEndsAPerNodeRunWithinTheStallTimeout) {
+  // Before: rank 1 waited the hour-long trial deadline for rank 0 (kill -STOP), past 200 s with a 10 s
+  // stall timeout; a frozen rank 1 was caught at once. Two nodes: rank 1 measures the same trial itself.
+  FrozenJob job = freeze_rank_zero_per_node("per-node-two", {"node-a", "node-b"}, 1);
+  expect_ended_by_the_watchdog(job, "a peer is stalled or frozen");
+  EXPECT_NE(job.run.result.err.find("rank 1: "), std::string::npos) << job.run.result.err;
+}
+
+TEST(StallMpi, FrozenRankZeroEndsAPerNodeRunWhoseOtherRankDoesNotMeasure) {
+  // One node, two ranks: rank 1 is no writer and measures nothing; after the first trials it waits for
+  // the longest trial the ranks agreed on, not the hour.
+  FrozenJob job = freeze_rank_zero_per_node("per-node-one", {"solo", "solo"}, 3);
+  expect_ended_by_the_watchdog(job, "a peer is stalled or frozen");
+  EXPECT_NE(job.run.result.err.find("rank 1: "), std::string::npos) << job.run.result.err;
 }

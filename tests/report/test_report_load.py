@@ -1,6 +1,7 @@
 """The report's loader (scripts/placebench_report/load.py) on trees with symlinks (issue 27): a run reached
 by two paths (`latest -> run-1`) is one run, a link back up the tree is followed once, and the work is
-linear in what the tree holds (a loop no longer multiplies it by the depth limit).
+linear in what the tree holds (a loop no longer multiplies it by the depth limit); a page of many runs
+draws the figures of the first ones only.
 Run: .venv/bin/python tests/report/test_report_load.py"""
 import os
 import shutil
@@ -52,6 +53,26 @@ class SymlinksAreFollowedOnce(unittest.TestCase):
         os.symlink("gang-missing.json", os.path.join(self.folder, "gang-latest.json"))
         inputs = load.load_inputs([self.folder, os.path.join(self.folder, "gang-missing.json")])
         self.assertEqual(len(inputs.gang), 1, [d.path for d in inputs.gang])
+
+
+class ManyRunsAreBounded(unittest.TestCase):
+    """Before: every run's figures were drawn (about 0.2 s of CPU each), 2000 runs took minutes. Now the first
+    MAX_DRAWN_RUNS runs are drawn and the others get their tables and a note saying so."""
+
+    def test_runs_beyond_the_drawn_ones_have_tables_and_a_note(self):
+        from placebench_report import page
+        tmp = tempfile.mkdtemp(prefix="pb-report-many-")
+        try:
+            run = v2_copy("tiny-run", tmp)
+            runs = [load.load_run(run) for _ in range(page.MAX_DRAWN_RUNS + 2)]
+            drawn = page.run_section(runs[0], 0)
+            undrawn = page.run_section(runs[-1], len(runs) - 1)
+            self.assertIn('<img class="fig"', drawn)
+            self.assertNotIn("<img", undrawn)
+            self.assertIn(f"Figures are drawn for the first {page.MAX_DRAWN_RUNS} runs", undrawn)
+            self.assertIn("<table", undrawn)  # the verdict table is still there
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
 
 
 if __name__ == "__main__":

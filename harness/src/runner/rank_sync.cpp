@@ -2,6 +2,9 @@
 // failing or stuck rank cannot leave the others waiting on (see run_steps.h).
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <chrono>
+
 #include "placebench/collectives/mpi_session.h"
 #include "placebench/harness/collectives_driver/mpi_command.h"
 #include "placebench/harness/errors.h"
@@ -52,26 +55,51 @@ nlohmann::json run_trial_or_abort(const Inventory& inv, const ExperimentConfig& 
   }
 }
 
+namespace {
+
+// How much longer than this rank's own trial (or the longest so far) another rank's copy of it may take
+// before the waiting ranks call it stalled: nodes of one fleet differ by tens of percent, not by 4x.
+constexpr double kPeerTrialAllowance = 4;
+
+// How long a rank waits at the end of a node-local trial for the others: rank 0 of a shared run measured
+// last, so only the stall timeout; any other rank waits for ranks that measure the same trial (its own
+// node's writer, the other nodes' writers): the stall timeout plus 4x the longest trial it knows of (its
+// own copy of this one, or the longest of earlier trials, agreed by every rank), and the hour-long trial
+// deadline only before any trial was timed.
+std::chrono::milliseconds node_local_wait(collectives::MpiSession& session, bool per_node, double own_s,
+                                          const NodeLocalTiming& timing) {
+  const double stall_s = session.stall_timeout_s();
+  if (session.rank() == 0 && !per_node) return std::chrono::milliseconds(static_cast<long long>(stall_s * 1000));
+  const double known_s = std::max(own_s, timing.longest_trial_s);
+  if (!(known_s > 0)) return kNodeLocalTrialDeadline;
+  const double wait_s = std::min(stall_s + kPeerTrialAllowance * known_s,
+                                 std::chrono::duration<double>(kNodeLocalTrialDeadline).count());
+  return std::chrono::milliseconds(static_cast<long long>(wait_s * 1000));
+}
+
+}  // namespace
+
 // Under mpirun, staging and pipeline trials measure the writing rank's node alone (rank 0's; with
 // --per-node each node's writer, all nodes at once): the other ranks wait without spinning (so they
-// neither share its CPUs nor its memory bandwidth) and get no record.
+// neither share its CPUs nor its memory bandwidth) and get no record. A rank frozen while the others
+// wait (rank 0 included, and every writer under --per-node) ends the job within node_local_wait.
 nlohmann::json node_local_trial(const Inventory& inv, const ExperimentConfig& config, const ClassConfig& cls,
-                                const TrialSlot& slot, collectives::MpiSession& session, bool measure, bool per_node) {
+                                const TrialSlot& slot, collectives::MpiSession& session, bool measure, bool per_node,
+                                NodeLocalTiming& timing) {
+  const auto started = std::chrono::steady_clock::now();
   nlohmann::json t = measure ? run_trial_or_abort(inv, config, cls, slot, session) : nlohmann::json::object();
-  // The others wait (idle) for rank 0's whole trial; rank 0 comes last, so it waits only as long as any MPI
-  // wait may make no progress (a peer frozen while rank 0 measured). With --per-node every writer may
-  // still be measuring: each waits up to the trial deadline.
-  if (session.rank() == 0 && !per_node) {
-    auto stall = std::chrono::milliseconds(static_cast<long long>(session.stall_timeout_s() * 1000));
-    if (!session.idle_barrier(stall))
-      abort_job(session, fmt::format("rank 0: the other ranks did not reach the end of trial {}/{} round {} within {} s; a "
-                                     "peer is stalled or frozen", cls.name, arm_name(slot.arm), slot.round,
-                                     session.stall_timeout_s()));
-  } else if (!session.idle_barrier(kNodeLocalTrialDeadline)) {
-    abort_job(session, fmt::format("rank {} waited {} min for the other {} to finish trial {}/{} round {}; one is stuck",
-                                   session.rank(), kNodeLocalTrialDeadline.count(), per_node ? "nodes" : "ranks (rank 0)",
-                                   cls.name, arm_name(slot.arm), slot.round));
+  const double own_s = measure ? std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count() : 0;
+  const std::chrono::milliseconds wait = node_local_wait(session, per_node, own_s, timing);
+  if (!session.idle_barrier(wait)) {
+    const double wait_s = static_cast<double>(wait.count()) / 1000;
+    restore_stderr();  // a stall is said by every rank, as the watchdog says it (the other ranks' stderr is quiet)
+    abort_job(session, fmt::format("rank {}: the other {} did not reach the end of trial {}/{} round {} within {:.3g} s; a "
+                                   "peer is stalled or frozen", session.rank(), per_node ? "nodes" : "ranks", cls.name,
+                                   arm_name(slot.arm), slot.round, wait_s));
   }
+  // Every rank learns the longest copy of this trial: the bound of the next wait for a rank that does not
+  // measure (an MPI_Allreduce under the watchdog, so a rank frozen here ends the job too).
+  timing.longest_trial_s = std::max(timing.longest_trial_s, session.max(own_s));
   return t;
 }
 

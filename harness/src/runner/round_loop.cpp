@@ -68,7 +68,7 @@ class RoundLoop {
     if (!ranks_.multi) return run_trial(inv_, config_, cls, slot, &stop_, ranks_.session);
     if (cls.workload.type == "collective") return run_trial_or_abort(inv_, config_, cls, slot, *ranks_.session);
     bool measure = ranks_.writer && !node_stopped_.count(cls.name);
-    return node_local_trial(inv_, config_, cls, slot, *ranks_.session, measure, ranks_.per_node);
+    return node_local_trial(inv_, config_, cls, slot, *ranks_.session, measure, ranks_.per_node, node_local_timing_);
   }
 
   // --per-node: rank 0's record of a collective trial, for every node's writer.
@@ -117,6 +117,7 @@ class RoundLoop {
   int trial_count_;
   std::set<std::string> stopped_;       // classes no rank runs any more
   std::set<std::string> node_stopped_;  // --per-node: classes this node's rule stopped
+  NodeLocalTiming node_local_timing_;   // under mpirun: the bound of the wait at the end of a node-local trial
 };
 
 }  // namespace

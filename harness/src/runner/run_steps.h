@@ -78,8 +78,13 @@ nlohmann::json run_trial_or_abort(const Inventory& inv, const ExperimentConfig& 
 // Under mpirun, staging and pipeline trials measure the writing rank's node alone (rank 0's; with
 // --per-node each node's writer, all nodes at once): the other ranks wait without spinning (so they
 // neither share its CPUs nor its memory bandwidth) and get no record.
+// What the ranks know of node-local trials' durations: the longest copy of any so far (seconds, agreed).
+struct NodeLocalTiming {
+  double longest_trial_s = 0;
+};
 nlohmann::json node_local_trial(const Inventory& inv, const ExperimentConfig& config, const ClassConfig& cls,
-                                const TrialSlot& slot, collectives::MpiSession& session, bool measure, bool per_node);
+                                const TrialSlot& slot, collectives::MpiSession& session, bool measure, bool per_node,
+                                NodeLocalTiming& timing);
 
 // What a resumed run needs on every rank: rank 0 reads the run directory and sends the config copy, the
 // trials already recorded (class, round, arm) and their count; a rank count that differs from the
