@@ -13,6 +13,7 @@ packages=(
   libopenmpi-dev openmpi-bin
   libyaml-cpp-dev nlohmann-json3-dev libcli11-dev libspdlog-dev libfmt-dev
   libgtest-dev libgmock-dev libbenchmark-dev
+  libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc
   qemu-system-x86 busybox-static cpio gzip iproute2
   python3 python3-venv chromium
   clang libclang-rt-14-dev
