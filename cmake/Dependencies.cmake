@@ -75,6 +75,22 @@ if(NOT PLACEBENCH_ENABLE_NCCL STREQUAL "OFF")
   endif()
 endif()
 
+# --- gRPC + protobuf, for the kubelet's PodResources API client (podresources/) ---------------------
+# Debian: libgrpc++-dev, libprotobuf-dev, protobuf-compiler, protobuf-compiler-grpc (scripts/setup.sh).
+set(PLACEBENCH_HAVE_PODRESOURCES OFF)
+if(NOT PLACEBENCH_ENABLE_PODRESOURCES STREQUAL "OFF")
+  pkg_check_modules(GRPCPP IMPORTED_TARGET grpc++ protobuf)
+  find_program(PLACEBENCH_PROTOC protoc)
+  find_program(PLACEBENCH_GRPC_CPP_PLUGIN grpc_cpp_plugin)
+  if(GRPCPP_FOUND AND PLACEBENCH_PROTOC AND PLACEBENCH_GRPC_CPP_PLUGIN)
+    set(PLACEBENCH_HAVE_PODRESOURCES ON)
+  elseif(PLACEBENCH_ENABLE_PODRESOURCES STREQUAL "ON")
+    message(FATAL_ERROR "PLACEBENCH_ENABLE_PODRESOURCES=ON but gRPC was not found (grpc++ and protobuf for pkg-config, "
+                        "protoc, grpc_cpp_plugin): apt-get install libgrpc++-dev libprotobuf-dev protobuf-compiler "
+                        "protobuf-compiler-grpc, or use AUTO/OFF")
+  endif()
+endif()
+
 # --- git revision, for results and --version -----------------------------------------------------
 find_package(Git QUIET)
 set(PLACEBENCH_GIT_REVISION "unknown")

@@ -16,6 +16,7 @@ packages=(
   libopenmpi-dev openmpi-bin
   libyaml-cpp-dev nlohmann-json3-dev libcli11-dev libspdlog-dev libfmt-dev
   libgtest-dev libgmock-dev libbenchmark-dev
+  libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc
   gzip iproute2 python3 python3-venv
 )
 # Only the tests use these: the multi-NUMA guests, the report screenshots, the sanitizer and fuzz build.

@@ -34,6 +34,16 @@ TEST(ManagersRead, ACpuRangeToIntMaxIsRefusedNotExpanded) {
   EXPECT_EQ(parse_cpu_manager_state(R"({"policyName":"static","defaultCpuSet":"0-3,8190-8191"})").default_cpus.size(), 6u);
 }
 
+TEST(ManagersRead, AKeyWithANewlineKeepsTheMessageOnOneLine) {
+  // The kubelet_state fuzz finding: a pod UID key holding "\n" made the message two lines (a fake warning).
+  std::string m = failure([] { parse_cpu_manager_state("{\"policyName\":\"static\",\"entries\":{\"p\\nFAKE\":7}}"); });
+  EXPECT_EQ(m.find('\n'), std::string::npos) << m;
+  EXPECT_NE(m.find("entries.p\\nFAKE: expected an object"), std::string::npos) << m;
+  m = failure([] { parse_memory_manager_state("{\"policyName\":\"static\",\"entries\":{\"p\":{\"c\\nX\":3}}}"); });
+  EXPECT_EQ(m.find('\n'), std::string::npos) << m;
+  EXPECT_NE(m.find("entries.p.c\\nX: expected a list of memory blocks"), std::string::npos) << m;
+}
+
 TEST(ManagersRead, EntriesAddingUpToMillionsOfIdsAreRefused) {
   // 400 containers of "0-16383" were 6.5 M ids expanded and sorted (a minute under ASan), and their union
   // again in the comparison; exclusive CPUs are disjoint, so all entries together name at most 16384.

@@ -4,15 +4,19 @@
 #include <sched.h>
 
 #include <fstream>
+#include <sstream>
 #include <stdexcept>
 
 #include "placebench/hostpipe/cpulist.h"
+#include "placebench/hostpipe/input_file.h"
 
 namespace placebench::hostpipe {
 
 AllowedSets read_allowed_sets(const std::string& status_path) {
-  std::ifstream in(status_path);
-  if (!in) throw std::runtime_error(status_path + ": cannot read the allowed CPU and memory sets");
+  // By the input-file rules: a FIFO standing in for status (a --proc-root tree) is refused, not waited on.
+  FileText file = read_regular_file(status_path, 1u << 20);
+  if (!file.ok) throw std::runtime_error(status_path + ": cannot read the allowed CPU and memory sets: " + file.problem);
+  std::istringstream in(file.text);
   AllowedSets sets;
   bool have_cpus = false, have_mems = false;
   for (std::string line; std::getline(in, line);) {

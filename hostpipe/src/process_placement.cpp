@@ -10,7 +10,6 @@
 
 #include "placebench/hostpipe/input_file.h"
 #include "placebench/hostpipe/process_limits.h"
-#include "placebench/hostpipe/sysmetrics/proc_readers.h"
 
 namespace placebench::hostpipe {
 
@@ -19,6 +18,13 @@ namespace fs = std::filesystem;
 std::string valid_utf8(std::string text) {
   while (std::optional<std::size_t> bad = invalid_utf8_at(text)) text[*bad] = '?';
   return text;
+}
+
+std::optional<std::string> read_proc_text(const std::string& path, std::uint64_t max_bytes, std::string* problem) {
+  FileText file = read_regular_file(path, max_bytes);
+  if (file.ok) return std::move(file.text);
+  if (problem) *problem = path + ": " + file.problem;
+  return std::nullopt;
 }
 
 std::string proc_dir(int pid, const std::string& proc_root) {
@@ -40,7 +46,7 @@ std::vector<ThreadAffinity> read_thread_affinities(int pid, const std::string& p
     } catch (const std::exception&) {
       continue;  // the thread exited between the listing and the read
     }
-    if (auto comm = sysmetrics::read_text_file(entry.path().string() + "/comm")) {
+    if (auto comm = read_proc_text(entry.path().string() + "/comm", kMaxProcTextBytes)) {
       t.name = valid_utf8(*comm);  // a thread names itself: any bytes
       while (!t.name.empty() && t.name.back() == '\n') t.name.pop_back();
     }
@@ -49,6 +55,33 @@ std::vector<ThreadAffinity> read_thread_affinities(int pid, const std::string& p
   std::sort(threads.begin(), threads.end(), [](const auto& a, const auto& b) { return a.tid < b.tid; });
   return threads;
 }
+
+namespace {
+
+// The value of a "Key:\tvalue" line of a status file, "" when absent.
+std::string status_field(const std::string& status, const std::string& key) {
+  std::istringstream in(status);
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind(key + ":", 0) != 0) continue;
+    std::size_t start = line.find_first_not_of(" \t", key.size() + 1);
+    return start == std::string::npos ? std::string() : line.substr(start);
+  }
+  return "";
+}
+
+// A zombie (or dead task) has released its memory map, as a kernel thread never had one: status then
+// has no Vm* lines. Newer kernels say "Kthread: 1" outright.
+void read_state(const std::string& status_path, ProcessPlacement& p) {
+  std::optional<std::string> status = read_proc_text(status_path, kMaxProcTextBytes);
+  if (!status) return;
+  std::string state = status_field(*status, "State");
+  p.state = state.empty() ? "" : state.substr(0, 1);
+  const bool gone = p.state == "Z" || p.state == "X";
+  p.kernel_thread = status_field(*status, "Kthread") == "1" ||
+                    (!gone && !p.state.empty() && status_field(*status, "VmSize").empty());
+}
+
+}  // namespace
 
 ProcessPlacement read_process_placement(int pid, const std::string& proc_root) {
   ProcessPlacement p;
@@ -62,6 +95,7 @@ ProcessPlacement read_process_placement(int pid, const std::string& proc_root) {
     p.errors.push_back(e.what());
     return p;
   }
+  read_state(dir + "/status", p);
   p.threads = read_thread_affinities(pid, proc_root);
   if (p.threads.empty()) p.errors.push_back(dir + "/task: no thread could be read");
   return p;
@@ -103,13 +137,16 @@ NumaMaps parse_numa_maps(std::string_view text) {
 
 NumaMaps read_numa_maps(int pid, const std::string& proc_root) {
   const std::string path = proc_dir(pid, proc_root) + "/numa_maps";
-  std::optional<std::string> text = sysmetrics::read_text_file(path);
+  std::string problem;
+  std::optional<std::string> text = read_proc_text(path, kMaxNumaMapsBytes, &problem);
   if (!text) {
     NumaMaps maps;
-    maps.error = path + " cannot be read (no NUMA support in the kernel, or not our process)";
+    maps.error = problem + " (no NUMA support in the kernel, or not a process this user may read)";
     return maps;
   }
-  return parse_numa_maps(*text);
+  NumaMaps maps = parse_numa_maps(*text);
+  if (maps.policies.empty()) maps.error = path + " is empty: the process has no memory map (a kernel thread, or a zombie)";
+  return maps;
 }
 
 }  // namespace placebench::hostpipe

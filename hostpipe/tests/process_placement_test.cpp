@@ -5,11 +5,14 @@
 #include <gtest/gtest.h>
 #include <pthread.h>
 #include <sched.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <chrono>
+#include <filesystem>
+#include <fstream>
 #include <thread>
 
 #include "placebench/hostpipe/process_limits.h"
@@ -66,6 +69,45 @@ TEST(ProcessPlacement, NumaMapsGivesPoliciesAndPagesPerNode) {
   EXPECT_EQ(m.pages, (std::map<int, std::size_t>{{0, 1}, {1, 7}}));
   EXPECT_EQ(read_numa_maps(4242, kAudit + "/proc").pages, (std::map<int, std::size_t>{{1, 2048}}));
   EXPECT_NE(read_numa_maps(999999, kAudit + "/proc").error, "");
+}
+
+// A copy of fixture pid 4242 in a scratch proc root, with one of its files replaced by a FIFO (which
+// git cannot hold): reading it must refuse at once, not wait for a writer that never comes.
+std::string proc_with_fifo(const std::string& name, const std::string& file) {
+  namespace fs = std::filesystem;
+  fs::path root = fs::temp_directory_path() / ("pb-proc-fifo-" + name + "-" + std::to_string(::getpid()));
+  fs::remove_all(root);
+  fs::create_directories(root);
+  fs::copy(kAudit + "/proc/4242", root / "4242", fs::copy_options::recursive);
+  fs::remove(root / "4242" / file);
+  EXPECT_EQ(::mkfifo((root / "4242" / file).c_str(), 0600), 0);
+  return root.string();
+}
+
+TEST(ProcessPlacement, AFifoForStatusOrNumaMapsIsRefusedNotWaitedOn) {
+  const auto start = std::chrono::steady_clock::now();
+  ProcessPlacement p = read_process_placement(4242, proc_with_fifo("status", "status"));
+  ASSERT_EQ(p.errors.size(), 1u);
+  EXPECT_NE(p.errors[0].find("not a regular file (a FIFO)"), std::string::npos) << p.errors[0];
+  NumaMaps m = read_numa_maps(4242, proc_with_fifo("maps", "numa_maps"));
+  EXPECT_NE(m.error.find("not a regular file (a FIFO)"), std::string::npos) << m.error;
+  EXPECT_TRUE(m.pages.empty());
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
+  EXPECT_FALSE(read_proc_text(proc_with_fifo("comm", "task/4242/comm") + "/4242/task/4242/comm", kMaxProcTextBytes));
+}
+
+TEST(ProcessPlacement, KernelThreadsAndZombiesAreRecognisedAndHaveNoMemoryMap) {
+  ProcessPlacement kthread = read_process_placement(77, kAudit + "/proc");
+  EXPECT_TRUE(kthread.kernel_thread);
+  EXPECT_EQ(kthread.state, "I");
+  ProcessPlacement zombie = read_process_placement(4249, kAudit + "/proc");
+  EXPECT_FALSE(zombie.kernel_thread);
+  EXPECT_EQ(zombie.state, "Z");
+  EXPECT_NE(read_numa_maps(4249, kAudit + "/proc").error.find("is empty"), std::string::npos);
+  ProcessPlacement trainer = read_process_placement(4246, kAudit + "/proc");
+  EXPECT_FALSE(trainer.kernel_thread);
+  EXPECT_EQ(trainer.state, "S");
+  EXPECT_EQ(read_numa_maps(4246, kAudit + "/proc").error, "");
 }
 
 TEST(ProcessPlacement, CpusetMemoryNodesFromCgroupV2AndV1) {

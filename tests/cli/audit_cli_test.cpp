@@ -6,6 +6,7 @@
 
 #include <sched.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -58,17 +59,140 @@ std::string placement_of(const json& report, const std::string& label) {
 }
 
 TEST(AuditCli, RemoteProcessOnTheOtherNode) {
+  // NVIDIA_VISIBLE_DEVICES=GPU-bbbb... (31:00.0, node 0 by the driver's /proc files), CUDA_VISIBLE_DEVICES=0:
+  // the process has that one GPU, not the node's four.
   Audit a = audit({"--pid", "4242"});
   ASSERT_FALSE(a.report.is_discarded()) << a.result.err << a.result.out;
   EXPECT_EQ(a.result.exit_code, 1) << a.result.err;
   EXPECT_EQ(a.report["schema_version"], 1);
   EXPECT_TRUE(a.report.contains("host") && a.report.contains("generated_at") && a.report.contains("placebench_version"));
+  ASSERT_EQ(a.report["placements"].size(), 1u) << a.result.out;
   EXPECT_EQ(placement_of(a.report, "GPU 0"), "remote");
-  EXPECT_EQ(placement_of(a.report, "GPU 2"), "local");
+  EXPECT_EQ(a.report["placements"][0]["pci_bus_id"], "0000:31:00.0");
+  EXPECT_EQ(a.report["placements"][0]["uuid"], "GPU-bbbbbbbb-1111-2222-3333-444444444444");
   EXPECT_EQ(a.report["process"]["threads"].size(), 2u);
   EXPECT_EQ(a.report["process"]["threads"][1]["name"], "pt_data_worker");
   EXPECT_EQ(a.report["memory"]["pages"]["1"], 2048);  // anonymous pages only
   EXPECT_EQ(a.report["placements"][0]["cpu_share_pct"], 0.0);
+}
+
+std::string annotations_file(const std::string& name, const std::string& text) {
+  std::string path = ::testing::TempDir() + "/audit-cli-" + name;
+  write_text_file(path, text);
+  return path;
+}
+
+TEST(AuditCli, TheDevicePluginsUuidWithTheContainersIndexIsTheContainersGpu) {
+  // Issue 28: NVIDIA_VISIBLE_DEVICES=GPU-cccc... (b1:00.0, node 1), CUDA_VISIBLE_DEVICES=0, CPUs 1-2 on node 0.
+  // Before: index 0 was the node's GPU 0 (17:00.0, node 0) and the audit passed, strict alignment and all.
+  Audit a = audit({"--pid", "4246", "--annotations", annotations_file("strict", "hami.io/numa-alignment=\"strict\"\n")});
+  ASSERT_FALSE(a.report.is_discarded()) << a.result.err << a.result.out;
+  EXPECT_EQ(a.result.exit_code, 1) << a.result.out;
+  ASSERT_EQ(a.report["placements"].size(), 1u) << a.result.out;
+  EXPECT_EQ(a.report["placements"][0]["pci_bus_id"], "0000:b1:00.0");
+  EXPECT_EQ(a.report["placements"][0]["placement"], "remote");
+  EXPECT_NE(a.report["placements"][0]["how"].get<std::string>().find("driver/nvidia/gpus/0000:b1:00.0/information"), std::string::npos)
+      << a.report["placements"][0]["how"];
+  EXPECT_NE(a.report["disagreements"].dump().find("hami.io/numa-alignment=strict asks for CPUs on the GPU's node; GPU 0 is on node 1"),
+            std::string::npos) << a.report["disagreements"];
+  // Two GPUs by UUID, CUDA's index 1: the second of the container's in PCI bus order (ca:00.0, node 1), local.
+  Audit second = audit({"--pid", "4248"});
+  EXPECT_EQ(second.result.exit_code, 0) << second.result.out;
+  ASSERT_EQ(second.report["placements"].size(), 1u) << second.result.out;
+  EXPECT_EQ(second.report["placements"][0]["pci_bus_id"], "0000:ca:00.0");
+  EXPECT_EQ(second.report["placements"][0]["placement"], "local");
+}
+
+TEST(AuditCli, AGpuThatCannotBeIdentifiedNeverPasses) {
+  // GPU-eeee... is in no source of the node: unknown, with the reason, and exit 1 even judged against
+  // its own (local) node and without any annotation.
+  for (const std::vector<std::string>& extra : {std::vector<std::string>{"--pid", "4247"},
+                                                std::vector<std::string>{"--pid", "4247", "--device", "0"}}) {
+    Audit a = audit(extra);
+    ASSERT_FALSE(a.report.is_discarded()) << a.result.err << a.result.out;
+    EXPECT_EQ(a.result.exit_code, 1) << a.result.out;
+    EXPECT_EQ(a.report["all_local"], false);
+    ASSERT_EQ(a.report["unknown"].size(), 1u) << a.result.out;
+    EXPECT_NE(a.report["unknown"][0].get<std::string>().find("GPU-eeeeeeee-1111-2222-3333-444444444444, which no source maps"),
+              std::string::npos) << a.report["unknown"];
+  }
+  Audit a = audit({"--pid", "4247"});
+  EXPECT_EQ(placement_of(a.report, "GPU 0"), "unknown");
+  CommandResult table = run_command({placebench_binary(), "audit", "--proc-root", kAudit + "/proc", "--topology",
+                                     own_topology("2s2n-4gpu.xml"), "--no-managers", "--pid", "4247"});
+  EXPECT_EQ(table.exit_code, 1);
+  EXPECT_NE(table.out.find("the placement cannot be told for every device (exit 1)"), std::string::npos) << table.out;
+}
+
+TEST(AuditCli, AKernelThreadOrAZombieIsUnknownNotLocal) {
+  for (const char* pid : {"77", "4249"}) {
+    Audit a = audit({"--pid", pid, "--device", "0"});
+    ASSERT_FALSE(a.report.is_discarded()) << pid << a.result.err << a.result.out;
+    EXPECT_EQ(a.result.exit_code, 1) << pid << a.result.out;
+    EXPECT_EQ(placement_of(a.report, "device on node 0"), "unknown") << a.result.out;
+    EXPECT_NE(a.report["unknown"][0].get<std::string>().find(std::string(pid) == "77" ? "is a kernel thread" : "is a zombie"),
+              std::string::npos) << a.report["unknown"];
+  }
+}
+
+// A copy of fixture pid 4246 whose `file` is a FIFO (git cannot hold one), or a directory.
+std::string proc_with(const std::string& file, bool fifo) {
+  namespace fs = std::filesystem;
+  fs::path root = fs::path(::testing::TempDir()) / ("audit-proc-" + std::string(fifo ? "fifo-" : "dir-") + file);
+  fs::remove_all(root);
+  fs::create_directories(root);
+  fs::copy(kAudit + "/proc/4246", root / "4246", fs::copy_options::recursive);
+  fs::copy(kAudit + "/proc/driver", root / "driver", fs::copy_options::recursive);
+  fs::remove(root / "4246" / file);
+  if (fifo) EXPECT_EQ(::mkfifo((root / "4246" / file).c_str(), 0600), 0);
+  else fs::create_directory(root / "4246" / file);
+  return root.string();
+}
+
+TEST(AuditCli, AFifoInTheProcTreeIsRefusedNotWaitedOn) {
+  const std::vector<std::string> base = {placebench_binary(), "audit", "--json", "--topology", own_topology("2s2n-4gpu.xml"),
+                                         "--no-managers", "--pid", "4246", "--proc-root"};
+  auto with = [&](const std::string& root) {
+    std::vector<std::string> argv = base;
+    argv.push_back(root);
+    return run_command(argv, 20);
+  };
+  CommandResult status = with(proc_with("status", true));
+  EXPECT_FALSE(status.timed_out);
+  EXPECT_EQ(status.exit_code, 2) << status.err;
+  EXPECT_NE(status.err.find("not a regular file (a FIFO)"), std::string::npos) << status.err;
+  for (bool fifo : {true, false}) {  // numa_maps a FIFO, or unreadable (a directory): memory unknown, exit 1
+    CommandResult maps = with(proc_with("numa_maps", fifo));
+    EXPECT_FALSE(maps.timed_out);
+    EXPECT_EQ(maps.exit_code, 1) << maps.err << maps.out;
+    json j = json::parse(maps.out, nullptr, false);
+    ASSERT_FALSE(j.is_discarded()) << maps.out;
+    EXPECT_EQ(j["placements"][0]["placement"], "unknown");
+    EXPECT_NE(j["unknown"].dump().find("where the process's memory is cannot be told"), std::string::npos) << j["unknown"];
+  }
+  CommandResult environ = with(proc_with("environ", true));  // the variables unknown: so are its GPUs
+  EXPECT_EQ(environ.exit_code, 1) << environ.err << environ.out;
+  EXPECT_NE(environ.out.find("the process's variables cannot be read"), std::string::npos) << environ.out;
+}
+
+TEST(AuditCli, DraRecordsAreJudgedLikeAnyGpu) {
+  // The claim reserved for pod 6f1c2d3e-... (4246's cgroup) got gpu-2, numaNode 1 in its ResourceSlice;
+  // the process's CPUs 1-2 are on node 0. 4248 has GPU-dddd... although the claim gave GPU-cccc....
+  const std::string dra = kAudit + "/dra/claims-and-slices.json";
+  Audit a = audit({"--pid", "4246", "--dra", dra, "--cpu-manager-state", kAudit + "/kubelet/cpu_manager_state"});
+  ASSERT_FALSE(a.report.is_discarded()) << a.result.err << a.result.out;
+  EXPECT_EQ(a.result.exit_code, 1);
+  EXPECT_EQ(a.report["managers"]["dra"][0]["numa_node"], 1);
+  EXPECT_NE(a.report["disagreements"].dump().find("DRA GPU gpu-2 (claim ml/dra-trainer-0-gpu-7xk2p) on node 1, the process's CPUs on node(s) 0"),
+            std::string::npos) << a.report["disagreements"];
+  Audit other = audit({"--pid", "4248", "--dra", dra, "--cpu-manager-state", kAudit + "/kubelet/cpu_manager_state"});
+  EXPECT_NE(other.report["disagreements"].dump().find("DRA allocated GPU GPU-cccccccc-1111-2222-3333-444444444444 (gpu-2, claim "
+                                                      "ml/dra-trainer-0-gpu-7xk2p), the container sees GPU-dddddddd-1111-2222-3333-444444444444"),
+            std::string::npos) << other.report["disagreements"];
+  CommandResult bad = run_command(audit_argv({"--pid", "4246", "--dra", kAudit + "/podinfo/labels", "--cpu-manager-state",
+                                              kAudit + "/kubelet/cpu_manager_state"}));
+  EXPECT_EQ(bad.exit_code, 2) << bad.err;
+  EXPECT_NE(bad.err.find("labels: not a Kubernetes List"), std::string::npos) << bad.err;
 }
 
 TEST(AuditCli, DeviceNodeGivesExitZeroWhenLocal) {

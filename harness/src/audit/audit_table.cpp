@@ -33,13 +33,17 @@ std::string render_audit_table(const AuditReport& r) {
     out += fmt::format("\n{}:\n", title);
     for (const std::string& l : lines) out += "  " + l + "\n";
   };
+  section("unknown (never a pass)", r.unknowns());
   section("disagreements with the node's managers", r.managers.disagreements);
   section("warnings", r.managers.warnings);
   std::vector<std::string> notes = o.notes;
   notes.insert(notes.end(), o.visibility.notes.begin(), o.visibility.notes.end());
   notes.insert(notes.end(), r.managers.notes.begin(), r.managers.notes.end());
   section("notes", notes);
-  out += fmt::format("\n{}\n", r.exit_status() == 0 ? "every device's placement is local" : "not every device's placement is local (exit 1)");
+  const char* verdict = r.exit_status() == 0        ? "every device's placement is local"
+                        : !r.unknowns().empty() ? "the placement cannot be told for every device (exit 1)"
+                                                : "not every device's placement is local (exit 1)";
+  out += fmt::format("\n{}\n", verdict);
   return out;
 }
 

@@ -53,6 +53,11 @@ GpuPlacement classify_placement(const AuditTarget& target, const std::map<int, s
     p.reasons.push_back(fmt::format("{} present page(s) are on {}", present, node_list(p.mem_nodes)));
   else
     p.reasons.push_back(fmt::format("no page present: memory judged by the nodes it may come from, {}", node_list(p.mem_nodes)));
+  if (!target.unknown_reason.empty()) {
+    p.placement = "unknown";
+    p.reasons.push_back(target.label + " is not identified: " + target.unknown_reason);
+    return p;
+  }
   if (g < 0) {
     p.placement = "unknown";
     p.reasons.push_back(target.label + ": its NUMA node is unknown (sysfs numa_node -1: firmware without PCIe proximity)");

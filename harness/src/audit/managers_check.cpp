@@ -125,14 +125,14 @@ void check_memory_manager(ManagersReport& r, const AuditObservation& o) {
 
 void check_numa_requests(ManagersReport& r, const AuditObservation& o, const std::vector<GpuPlacement>& placements) {
   std::set<int> gpu_nodes;
-  for (const GpuPlacement& p : placements)
-    if (p.target.source != "device") gpu_nodes.insert(p.target.numa_node);
+  for (const GpuPlacement& p : placements)  // an unidentified GPU is reported as unknown, not compared
+    if (p.target.source != "device" && p.target.numa_node >= 0) gpu_nodes.insert(p.target.numa_node);
   if (r.hami.numa_bind.value_or(false) && gpu_nodes.size() > 1)
     r.disagreements.push_back(fmt::format("nvidia.com/numa-bind asks for GPUs on one NUMA node; the visible GPUs are on nodes {}",
                                           hostpipe::format_cpulist({gpu_nodes.begin(), gpu_nodes.end()})));
   if (!r.hami.numa_alignment.empty() && r.hami.numa_alignment != "none")
     for (const GpuPlacement& p : placements)
-      if (p.cpu_nodes != std::vector<int>{p.target.numa_node})
+      if (p.target.numa_node >= 0 && p.cpu_nodes != std::vector<int>{p.target.numa_node})
         r.disagreements.push_back(fmt::format("hami.io/numa-alignment={} asks for CPUs on the GPU's node; {} is on node {}, the CPUs on {}",
                                               r.hami.numa_alignment, p.target.label, p.target.numa_node,
                                               hostpipe::format_cpulist(p.cpu_nodes)));
@@ -157,8 +157,15 @@ void check_numa_requests(ManagersReport& r, const AuditObservation& o, const std
 
 void find_disagreements(ManagersReport& r, const AuditObservation& o, const std::vector<GpuPlacement>& placements) {
   check_hami(r, o);
-  check_cpu_manager(r, o);
-  check_memory_manager(r, o);
+  check_pod_resources(r, o);
+  check_dra(r.dra, r.pod.uid, r.pod.name, o, r.disagreements, r.notes);
+  if (r.assignment_source == "PodResources API") {  // the kubelet's own answer; the state files are the fallback
+    if (r.cpu.file.status == "read" || r.memory.file.status == "read")
+      r.notes.push_back("the kubelet's state files are not compared: its PodResources API answered for the container");
+  } else {
+    check_cpu_manager(r, o);
+    check_memory_manager(r, o);
+  }
   check_numa_requests(r, o, placements);
 }
 

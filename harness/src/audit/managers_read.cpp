@@ -215,7 +215,7 @@ void parse_into(ManagerFile& file, const std::optional<std::string>& text, Parse
 }
 
 std::string uid_from_cgroup(const std::string& proc_dir) {
-  std::optional<std::string> text = hostpipe::sysmetrics::read_text_file(proc_dir + "/cgroup");
+  std::optional<std::string> text = hostpipe::read_proc_text(proc_dir + "/cgroup", hostpipe::kMaxProcTextBytes);
   if (!text) return "";
   static const std::regex kPod("pod([0-9a-f]{8}[-_][0-9a-f]{4}[-_][0-9a-f]{4}[-_][0-9a-f]{4}[-_][0-9a-f]{12})");
   std::smatch m;
@@ -231,18 +231,7 @@ std::string env_or(const std::string& value, const char* name) {
   return v ? hostpipe::valid_utf8(v) : "";
 }
 
-}  // namespace
-
-CpuManagerState parse_cpu_manager_state(const std::string& text) {
-  json root = parse_json(text);
-  CpuManagerState s;
-  s.policy = string_at(member(root, "policyName", "top level"), "policyName");
-  if (root.contains("defaultCpuSet")) s.default_cpus = cpulist_at(root["defaultCpuSet"], "defaultCpuSet");
-  for_entries(root, "", [](const json& v, const std::string& where) { return cpulist_at(v, where); }, s.entries);
-  return s;
-}
-
-MemoryManagerState parse_memory_manager_state(const std::string& text) {
+MemoryManagerState memory_state_of(const std::string& text) {
   json root = parse_json(text);
   MemoryManagerState s;
   s.policy = string_at(member(root, "policyName", "top level"), "policyName");
@@ -268,6 +257,34 @@ MemoryManagerState parse_memory_manager_state(const std::string& text) {
   };
   for_entries(root, "", blocks, s.entries);
   return s;
+}
+
+// Messages are one line: a key of the file may hold a newline ("entries.POD\nFAKE.main: ..."), so what a
+// parser says passes through one_line_message (\n spelled out), as every message does.
+template <typename Parse>
+auto one_line_parse(Parse parse) {
+  try {
+    return parse();
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(one_line_message(e.what()));
+  }
+}
+
+}  // namespace
+
+CpuManagerState parse_cpu_manager_state(const std::string& text) {
+  return one_line_parse([&] {
+    json root = parse_json(text);
+    CpuManagerState s;
+    s.policy = string_at(member(root, "policyName", "top level"), "policyName");
+    if (root.contains("defaultCpuSet")) s.default_cpus = cpulist_at(root["defaultCpuSet"], "defaultCpuSet");
+    for_entries(root, "", [](const json& v, const std::string& where) { return cpulist_at(v, where); }, s.entries);
+    return s;
+  });
+}
+
+MemoryManagerState parse_memory_manager_state(const std::string& text) {
+  return one_line_parse([&] { return memory_state_of(text); });
 }
 
 std::map<std::string, std::string> parse_downward_api_file(const std::string& text) {
@@ -346,6 +363,12 @@ ManagersReport read_managers(const ManagersOptions& opt, const AuditObservation&
   r.pod.uid = env_or(opt.pod_uid, "POD_UID");
   if (r.pod.uid.empty()) r.pod.uid = uid_from_cgroup(hostpipe::proc_dir(o.pid, opt.proc_root));
   r.pod.container = env_or(opt.container, "CONTAINER_NAME");
+  r.pod_resources = read_pod_resources(opt, r.pod);
+  if (!opt.dra_file.empty())
+    r.dra = parse_dra_records(read_input_file(opt.dra_file, "give `kubectl get resourceclaims,resourceslices -A -o json` output",
+                                              kMaxResultsBytes), opt.dra_file);
+  if (r.pod_resources.status == "read") r.assignment_source = "PodResources API";
+  else if (r.cpu.file.status == "read" || r.memory.file.status == "read") r.assignment_source = "state files";
   r.hami = read_hami_annotations(r.pod.annotations);
   for (const char* key : {"scheduling.k8s.io/group-name", "scheduling.x-k8s.io/pod-group", "pod-group.scheduling.sigs.k8s.io"}) {
     for (const auto* m : {&r.pod.annotations, &r.pod.labels}) {

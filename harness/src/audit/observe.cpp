@@ -9,10 +9,8 @@
 
 #include "placebench/harness/audit/audit.h"
 #include "placebench/harness/errors.h"
-#include "placebench/harness/topology/gpu_mapping.h"
 #include "placebench/hostpipe/cpulist.h"
 #include "placebench/hostpipe/numa_buffer.h"
-#include "placebench/hostpipe/sysmetrics/proc_readers.h"
 #include "placebench/hostpipe/sysmetrics/sysmetrics_context.h"
 
 namespace placebench::harness {
@@ -20,12 +18,15 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::optional<std::string> env_of(int pid, const std::string& proc_root, const std::string& name) {
+// The variable of the audited process; nullopt when unset, or when its environ cannot be read (then
+// *problem says why, and what it would have named is unknown).
+std::optional<std::string> env_of(int pid, const std::string& proc_root, const std::string& name, std::string* problem) {
   if (pid == 0) {
     const char* v = std::getenv(name.c_str());
     return v ? std::optional<std::string>(hostpipe::valid_utf8(v)) : std::nullopt;
   }
-  std::optional<std::string> environ = hostpipe::sysmetrics::read_text_file(hostpipe::proc_dir(pid, proc_root) + "/environ");
+  std::optional<std::string> environ =
+      hostpipe::read_proc_text(hostpipe::proc_dir(pid, proc_root) + "/environ", hostpipe::kMaxEnvironBytes, problem);
   if (!environ) return std::nullopt;
   const std::string key = name + "=";
   std::size_t start = 0;
@@ -49,7 +50,7 @@ void read_device_nodes(const AuditOptions& opt, const Inventory& inv, GpuVisibil
   }
   std::sort(vis.device_nodes.begin(), vis.device_nodes.end());
   for (const fs::directory_entry& e : fs::directory_iterator(opt.proc_root + "/driver/nvidia/gpus", ec)) {
-    std::optional<std::string> info = hostpipe::sysmetrics::read_text_file(e.path().string() + "/information");
+    std::optional<std::string> info = hostpipe::read_proc_text(e.path().string() + "/information", hostpipe::kMaxProcTextBytes);
     std::size_t at = info ? info->find("Device Minor:") : std::string::npos;
     if (at == std::string::npos) continue;
     std::string node = "nvidia" + std::to_string(std::atoi(info->c_str() + at + 13));
@@ -81,7 +82,7 @@ CgroupCpuset read_cpuset(const AuditOptions& opt) {
 void read_memory(const AuditOptions& opt, AuditObservation& o) {
   if (opt.pid != 0) {
     hostpipe::NumaMaps maps = hostpipe::read_numa_maps(opt.pid, opt.proc_root);
-    if (!maps.error.empty()) o.notes.push_back(maps.error);
+    if (!maps.error.empty()) o.unknowns.push_back("where the process's memory is cannot be told: " + maps.error);
     o.numa_maps_policies = maps.policies;
     o.pages = maps.pages;
     o.pages_source = "numa_maps";
@@ -111,22 +112,62 @@ void read_memory(const AuditOptions& opt, AuditObservation& o) {
   o.pages_source = "probe buffer of " + std::to_string(opt.probe_bytes) + " bytes";
 }
 
+// The node's GPUs in PCI bus order, indexed so (NVML's and the container toolkit's order), from an
+// inventory that may already have been split into visible and hidden ones.
+std::vector<GpuInfo> node_gpus(const Inventory& inv) {
+  std::vector<GpuInfo> all = inv.gpus;
+  all.insert(all.end(), inv.hidden_gpus.begin(), inv.hidden_gpus.end());
+  std::sort(all.begin(), all.end(), [](const GpuInfo& a, const GpuInfo& b) { return a.pci_bus_id < b.pci_bus_id; });
+  for (std::size_t i = 0; i < all.size(); ++i) all[i].index = static_cast<int>(i);
+  return all;
+}
+
+// The topology, and (o.workload_gpus) the GPUs the process has: CUDA's own answer for this process when
+// the runtime is usable, else the process's variables resolved against what the node says.
 Inventory read_inventory(const AuditOptions& opt, AuditObservation& o) {
-  if (!opt.topology_file.empty()) return build_inventory(Topology::load_file(opt.topology_file));
-  Topology topo = Topology::load_live();
-  Inventory inv = build_inventory(topo);
-  if (opt.pid == 0) {
-    cross_check_live(inv, kernels::query_device_runtime(), opt.sys_root);
-  } else {  // the other process's CUDA sees what its own variables allow
-    GpuMapping m = map_visible_gpus(inv.gpus, kernels::DeviceRuntime{}, o.visibility.cuda_visible_devices);
-    inv.gpus = std::move(m.visible);
-    inv.hidden_gpus = std::move(m.hidden);
-    for (std::string& n : m.notes) inv.notes.push_back(std::move(n));
+  Inventory inv = opt.topology_file.empty() ? build_inventory(Topology::load_live()) : build_inventory(Topology::load_file(opt.topology_file));
+  if (opt.topology_file.empty() && opt.pid == 0) {
+    kernels::DeviceRuntime runtime = kernels::query_device_runtime();
+    cross_check_live(inv, runtime, opt.sys_root);
+    if (runtime.usable()) {  // CUDA itself says which GPUs this process has
+      for (const GpuInfo& g : inv.gpus) o.workload_gpus.gpus.push_back({g.index, std::to_string(g.index), g, g.uuid, "the CUDA runtime", ""});
+      return inv;
+    }
   }
+  std::vector<GpuInfo> node = node_gpus(inv);
+  const bool live = opt.topology_file.empty() && opt.proc_root == "/proc";
+  NodeGpuIds ids = read_node_gpu_ids(opt.proc_root, node, opt.use_nvml && live);
+  if (!o.visibility.environ_problem.empty())
+    o.workload_gpus.gpus.push_back({0, "?", std::nullopt, "", "",
+                                    "the process's variables cannot be read (" + o.visibility.environ_problem + "): which GPUs it has is unknown"});
+  else
+    o.workload_gpus = resolve_workload_gpus(node, ids, o.visibility.nvidia_visible_devices, o.visibility.cuda_visible_devices);
+  inv.gpus.clear();
+  inv.hidden_gpus.clear();
+  for (const WorkloadGpu& w : o.workload_gpus.gpus)
+    if (w.gpu) inv.gpus.push_back(*w.gpu), inv.gpus.back().index = w.index;
+  for (const GpuInfo& g : node)
+    if (std::none_of(inv.gpus.begin(), inv.gpus.end(), [&](const GpuInfo& v) { return v.pci_bus_id == g.pci_bus_id; })) inv.hidden_gpus.push_back(g);
+  for (const std::string& n : o.workload_gpus.notes) o.visibility.notes.push_back(n);
   return inv;
 }
 
-std::vector<AuditTarget> choose_targets(const AuditOptions& opt, const Inventory& inv) {
+AuditTarget target_of(const WorkloadGpu& w, bool from_file) {
+  AuditTarget t{"GPU " + std::to_string(w.index), w.index, "", "", -1, "unidentified"};
+  if (w.gpu) {
+    t.pci_bus_id = w.gpu->pci_bus_id;
+    t.name = w.gpu->name;
+    t.numa_node = w.gpu->numa_node;
+    t.source = from_file ? "topology" : "visible";
+  }
+  t.uuid = w.uuid;
+  t.how = w.how;
+  t.unknown_reason = w.unknown_reason;
+  return t;
+}
+
+std::vector<AuditTarget> choose_targets(const AuditOptions& opt, const AuditObservation& o) {
+  const Inventory& inv = o.inventory;
   std::vector<AuditTarget> targets;
   if (!opt.device_nodes.empty()) {
     for (int n : opt.device_nodes) {
@@ -142,14 +183,24 @@ std::vector<AuditTarget> choose_targets(const AuditOptions& opt, const Inventory
     }
     return targets;
   }
-  for (const GpuInfo& g : inv.gpus)
-    targets.push_back({"GPU " + std::to_string(g.index), g.index, g.pci_bus_id, g.name, g.numa_node,
-                       opt.topology_file.empty() ? "visible" : "topology"});
-  if (targets.empty())
-    throw InputError("audit: no GPU is visible to the audited process in " + inv.source +
-                     " and no --device was given; give --device NODE (the NUMA node of the device to judge "
+  for (const WorkloadGpu& w : o.workload_gpus.gpus) targets.push_back(target_of(w, !opt.topology_file.empty()));
+  if (targets.empty()) {
+    const std::string why = o.workload_gpus.no_gpu_reason.empty() ? "no GPU is visible to the audited process in " + inv.source
+                                                                   : o.workload_gpus.no_gpu_reason;
+    throw InputError("audit: " + why + " and no --device was given; give --device NODE (the NUMA node of the device to judge "
                      "against) or --topology FILE.xml with the node's GPUs");
+  }
   return targets;
+}
+
+// A process with nothing to judge: a kernel thread has no memory of its own and no GPU, a zombie has
+// released both. Said before the memory reader's own line (numa_maps is empty for both).
+void note_unknowns(AuditObservation& o) {
+  const std::string who = o.pid == 0 ? std::string("this process") : "pid " + std::to_string(o.pid);
+  if (o.process.kernel_thread)
+    o.unknowns.insert(o.unknowns.begin(), who + " is a kernel thread: it has no memory of its own and no GPU to judge");
+  else if (o.process.state == "Z" || o.process.state == "X")
+    o.unknowns.insert(o.unknowns.begin(), who + " is a zombie (State: " + o.process.state + "): it has released its memory and GPUs");
 }
 
 }  // namespace
@@ -168,11 +219,12 @@ AuditObservation collect_observation(const AuditOptions& opt) {
   o.run_cpus.erase(std::unique(o.run_cpus.begin(), o.run_cpus.end()), o.run_cpus.end());
   o.cgroup = read_cpuset(opt);
   read_memory(opt, o);
-  o.visibility.cuda_visible_devices = env_of(opt.pid, opt.proc_root, "CUDA_VISIBLE_DEVICES");
-  o.visibility.nvidia_visible_devices = env_of(opt.pid, opt.proc_root, "NVIDIA_VISIBLE_DEVICES");
+  o.visibility.cuda_visible_devices = env_of(opt.pid, opt.proc_root, "CUDA_VISIBLE_DEVICES", &o.visibility.environ_problem);
+  o.visibility.nvidia_visible_devices = env_of(opt.pid, opt.proc_root, "NVIDIA_VISIBLE_DEVICES", &o.visibility.environ_problem);
   o.inventory = read_inventory(opt, o);
   if (opt.topology_file.empty()) read_device_nodes(opt, o.inventory, o.visibility);
-  o.targets = choose_targets(opt, o.inventory);
+  o.targets = choose_targets(opt, o);
+  note_unknowns(o);
   return o;
 }
 
@@ -181,7 +233,14 @@ std::vector<GpuPlacement> classify_all(const AuditObservation& o) {
   const bool policy_limits = o.mem_policy == "bind" || o.mem_policy == "interleave" || o.mem_policy == "preferred";
   const std::vector<int>& mems = policy_limits && !o.mem_policy_nodes.empty() ? o.mem_policy_nodes : o.process.allowed_mems;
   std::vector<GpuPlacement> out;
-  for (const AuditTarget& t : o.targets) out.push_back(classify_placement(t, nodes, o.run_cpus, o.pages, mems));
+  for (const AuditTarget& t : o.targets) {
+    GpuPlacement p = classify_placement(t, nodes, o.run_cpus, o.pages, mems);
+    if (!o.unknowns.empty()) {  // the process itself cannot be judged: no target is local, or anything else
+      p.placement = "unknown";
+      p.reasons.insert(p.reasons.end(), o.unknowns.begin(), o.unknowns.end());
+    }
+    out.push_back(std::move(p));
+  }
   return out;
 }
 

@@ -46,6 +46,7 @@ int run_audit(AuditCliOptions opt) {
                            &report.managers.pod.labels_file})
       f->status = "not read";
     report.managers.kubelet.status = "not read";
+    report.managers.pod_resources.status = "not read";
   } else {
     report.managers = read_managers(opt.managers, report.observation);
   }
@@ -92,7 +93,11 @@ void add_audit_command(CLI::App& app, CommandAction& action) {
                               FileOption{"--memory-manager-state", &opt->managers.memory_manager_state, "The kubelet's memory manager state"},
                               FileOption{"--kubelet-config", &opt->managers.kubelet_config, "The kubelet's config (topologyManagerPolicy, Scope)"},
                               FileOption{"--annotations", &opt->managers.annotations, "The pod's annotations (downward API file)"},
-                              FileOption{"--labels", &opt->managers.labels, "The pod's labels (downward API file)"}}) {
+                              FileOption{"--labels", &opt->managers.labels, "The pod's labels (downward API file)"},
+                              FileOption{"--pod-resources-socket", &opt->managers.pod_resources_socket,
+                                         "The kubelet's PodResources API socket (List/Get: devices, CPUs, memory, DRA claims)"},
+                              FileOption{"--dra", &opt->managers.dra_file,
+                                         "DRA records: kubectl get resourceclaims,resourceslices -A -o json"}}) {
     std::string option = f.name;
     cmd->add_option(f.name, *f.value, f.help)->type_name("FILE")->default_str(*f.value)->each([opt, option](const std::string&) {
       opt->managers.given.push_back(option);

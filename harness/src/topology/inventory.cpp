@@ -109,6 +109,7 @@ std::vector<GpuInfo> collect_gpus(hwloc_topology_t topo, bool pci_fallback, std:
     if (name.rfind("cuda", 0) == 0) c.cuda_index = trailing_number(name);
     if (name.rfind("nvml", 0) == 0) c.nvml_index = trailing_number(name);
     if (c.gpu.name.empty()) c.gpu.name = info(o, "GPUModel");
+    if (c.gpu.uuid.empty()) c.gpu.uuid = info(o, "NVIDIAUUID");
     if (c.gpu.name.empty()) c.gpu.name = info(pci, "PCIDevice");
     locality(topo, pci ? pci : o, c.gpu.numa_node, c.gpu.local_cpus);
   }

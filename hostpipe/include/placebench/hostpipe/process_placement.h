@@ -4,7 +4,9 @@
 // harness's decision. Every reader takes a proc root so tests can point it at a fake tree.
 #pragma once
 #include <cstddef>
+#include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -21,6 +23,8 @@ struct ProcessPlacement {
   int pid = 0;                         // as given (0: this process, read through <proc>/self)
   std::vector<int> allowed_cpus;       // Cpus_allowed_list of /proc/PID/status
   std::vector<int> allowed_mems;       // Mems_allowed_list
+  std::string state;                   // the State: letter ("R", "S", "Z" for a zombie, "X" dead), "" unread
+  bool kernel_thread = false;          // "Kthread: 1", or no memory map (no VmSize:) while not a zombie
   std::vector<ThreadAffinity> threads; // sorted by tid; a thread that exits while being read is left out
   std::vector<std::string> errors;     // what could not be read, in words ("" when everything was)
 };
@@ -38,7 +42,7 @@ std::vector<ThreadAffinity> read_thread_affinities(int pid, const std::string& p
 struct NumaMaps {
   std::map<std::string, std::size_t> policies;  // policy field -> mappings
   std::map<int, std::size_t> pages;             // node -> pages
-  std::string error;                            // why it could not be read
+  std::string error;                            // why it could not be read, or that it is empty (no memory map)
 };
 
 // Parses numa_maps text; lines it cannot read are skipped (the kernel's format is stable).
@@ -48,6 +52,14 @@ NumaMaps read_numa_maps(int pid, const std::string& proc_root = "/proc");
 // The text with every byte that is not part of well-formed UTF-8 replaced by '?' (thread names and
 // environment values can hold any bytes; JSON cannot).
 std::string valid_utf8(std::string text);
+
+// A /proc file (or one of a --proc-root tree) read by the project's input-file rules: a regular file
+// only (a FIFO standing in for one is refused at once, never waited on), at most max_bytes. nullopt, with
+// the reason in *problem ("PATH: not a regular file (a FIFO)"), otherwise.
+inline constexpr std::uint64_t kMaxProcTextBytes = 1u << 20;     // status, comm, cgroup, information
+inline constexpr std::uint64_t kMaxEnvironBytes = 16u << 20;     // environ (ARG_MAX is a quarter of the stack limit)
+inline constexpr std::uint64_t kMaxNumaMapsBytes = 256u << 20;   // numa_maps (a line per mapping)
+std::optional<std::string> read_proc_text(const std::string& path, std::uint64_t max_bytes, std::string* problem = nullptr);
 
 // "<proc_root>/self" for pid 0, else "<proc_root>/<pid>".
 std::string proc_dir(int pid, const std::string& proc_root);

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "placebench/harness/audit/gpu_identity.h"
 #include "placebench/harness/topology/inventory.h"
 #include "placebench/hostpipe/process_placement.h"
 
@@ -24,7 +25,10 @@ struct AuditTarget {
   std::string pci_bus_id;   // "" for --device
   std::string name;
   int numa_node = -1;       // -1: unknown (sysfs numa_node -1)
-  std::string source;       // "visible", "topology", "device"
+  std::string source;       // "visible", "topology", "device", "unidentified"
+  std::string uuid{};            // the GPU's (or MIG device's) UUID, when known
+  std::string how{};             // how the process's variables were resolved to this GPU, in words
+  std::string unknown_reason{};  // why it could not be identified ("" when it was): its placement is unknown
 };
 
 struct GpuPlacement {
@@ -60,6 +64,7 @@ struct CgroupCpuset {
 struct GpuVisibility {
   std::optional<std::string> cuda_visible_devices;    // of the audited process (its environ for --pid)
   std::optional<std::string> nvidia_visible_devices;
+  std::string environ_problem;                        // why the process's variables could not be read ("" read)
   std::vector<std::string> device_nodes;              // /dev/nvidiaN present ("nvidia0")
   std::vector<std::string> notes;
 };
@@ -75,6 +80,8 @@ struct AuditObservation {
   std::map<int, std::size_t> pages;             // the probe buffer's pages (self) or numa_maps' (pid)
   std::string pages_source;                     // "probe buffer of N bytes", "numa_maps"
   GpuVisibility visibility;
+  WorkloadGpus workload_gpus;                   // the GPUs the variables give the process (identified or not)
+  std::vector<std::string> unknowns;            // why some placement cannot be told (never a pass: docs/audit.md)
   Inventory inventory;                          // the topology judged against
   std::vector<AuditTarget> targets;
   std::vector<std::string> notes;
@@ -88,6 +95,7 @@ struct AuditOptions {
   std::string proc_root = "/proc";
   std::string sys_root = "/sys";
   std::string dev_root = "/dev";
+  bool use_nvml = true;            // ask NVML for the GPUs' UUIDs (only when proc_root is the live /proc)
 };
 
 // Reads everything (never binds, never sets a policy). Throws InputError for a --pid that cannot be

@@ -14,7 +14,10 @@ struct AuditReport {
   AuditObservation observation;
   std::vector<GpuPlacement> placements;
   ManagersReport managers;
-  // 0: every target local and no disagreement; 1: otherwise.
+  // What cannot be told: the process's own (a kernel thread, unreadable numa_maps) and every GPU of its
+  // that could not be identified. Any makes the audit fail: what cannot be told is never a pass.
+  std::vector<std::string> unknowns() const;
+  // 0: every target local, nothing unknown and no disagreement; 1: otherwise.
   int exit_status() const;
 };
 

@@ -11,7 +11,9 @@
 #include <vector>
 
 #include "placebench/harness/audit/audit.h"
+#include "placebench/harness/audit/dra.h"
 #include "placebench/hostpipe/sysmetrics/sysmetrics_context.h"
+#include "placebench/podresources/pod_resources.h"
 
 namespace placebench::harness {
 
@@ -61,11 +63,25 @@ struct ManagersOptions {
   std::string labels = "/etc/podinfo/labels";
   std::string pod_uid;     // "" : POD_UID, else the pod<uid> of the cgroup path
   std::string container;   // "" : CONTAINER_NAME
+  std::string pod_resources_socket = podresources::kDefaultSocket;  // the kubelet's PodResources API
+  std::string dra_file;    // "" : none; kubectl get resourceclaims,resourceslices -A -o json
   std::string proc_root = "/proc";  // for the cgroup path of the audited process
   std::vector<std::string> given;  // options the user gave explicitly: their file must exist
 };
 
+// The kubelet's own answer (PodResources API, Get or List) for the audited container.
+struct PodResourcesRecord {
+  std::string socket;
+  std::string status = "absent";  // "read", "absent", "not built", "error", "not found", "not read"
+  std::string detail;             // the error, or why the container could not be picked
+  std::string call;               // "Get" or "List"
+  std::optional<podresources::Container> container;
+};
+
 struct ManagersReport {
+  PodResourcesRecord pod_resources;
+  std::vector<DraGpu> dra;                 // every allocated DRA device of the --dra file
+  std::string assignment_source = "none";  // "PodResources API", "state files" (the fallback) or "none"
   CpuManagerState cpu;
   MemoryManagerState memory;
   hostpipe::sysmetrics::KubeletPolicies kubelet;
@@ -89,6 +105,14 @@ HamiAnnotations read_hami_annotations(const std::map<std::string, std::string>& 
 // Reads every file (absent ones are "absent"; malformed ones a warning). Throws InputError only for a
 // file named by an option (ManagersOptions::given) that does not exist or is not a regular file.
 ManagersReport read_managers(const ManagersOptions& options, const AuditObservation& observation);
+
+// Reads the container's record from the PodResources API (the socket absent: "absent"; named by
+// --pod-resources-socket and absent: InputError). Called by read_managers.
+PodResourcesRecord read_pod_resources(const ManagersOptions& options, const PodIdentity& pod);
+
+// The PodResources API's assignment against the observation: CPUs and memory nodes outside it, GPUs it
+// assigned that the container does not see (and the reverse), a GPU on another node than the CPUs.
+void check_pod_resources(ManagersReport& report, const AuditObservation& observation);
 
 // Fills report.disagreements from the observation and the placements.
 void find_disagreements(ManagersReport& report, const AuditObservation& observation,

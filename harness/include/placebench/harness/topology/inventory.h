@@ -32,6 +32,7 @@ struct GpuInfo {
   int numa_node = -1;         // os_index; -1 when hwloc cannot tell
   std::string local_cpus;     // cpulist of the closest non-I/O ancestor
   std::vector<std::string> os_devices;  // hwloc OS device names ("cuda0", "nvml0", ...)
+  std::string uuid;           // hwloc's NVIDIAUUID info (on NVML OS devices), "" when absent
   std::vector<std::string> notes;       // disagreements between sources, said plainly
 };
 
