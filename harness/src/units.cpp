@@ -1,4 +1,5 @@
 // Size and duration parsing (see units.h): every value bounded, so no option can ask for an endless wait.
+#include "placebench/harness/text_clip.h"
 #include "placebench/harness/units.h"
 
 #include <cctype>
@@ -28,7 +29,7 @@ constexpr std::size_t kMaxValueChars = 64;
 constexpr std::size_t kMaxSweepChars = 4096;
 
 // The value as an error message quotes it: at most 40 characters.
-std::string shown(const std::string& text) { return text.size() <= 40 ? text : text.substr(0, 40) + "..."; }
+std::string shown(const std::string& text) { return text.size() <= 40 ? text : utf8_prefix(text, 40) + "..."; }
 
 void check_length(const std::string& text, const std::string& where, std::size_t max_chars, const char* what) {
   if (text.size() > max_chars)

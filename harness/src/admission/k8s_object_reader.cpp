@@ -1,4 +1,5 @@
 // ObjectReader's constructor (the object's place in messages) and its Kubernetes quantity reader.
+#include "placebench/harness/text_clip.h"
 #include <fmt/format.h>
 
 #include <utility>
@@ -43,7 +44,7 @@ double ObjectReader::quantity(const json& q, const std::string& name) const {
   const std::string suffix = s.substr(i);
   for (const auto& [text, factor] : kSuffixes)
     if (any && suffix == text) return v * scale * factor;
-  fail(fmt::format("{} '{}' is not a quantity (2, 100m, 16Gi)", name, s.size() > 40 ? s.substr(0, 40) + "..." : s));
+  fail(fmt::format("{} '{}' is not a quantity (2, 100m, 16Gi)", name, s.size() > 40 ? utf8_prefix(s, 40) + "..." : s));
 }
 
 }  // namespace placebench::harness::admission::k8s

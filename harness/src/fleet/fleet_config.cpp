@@ -1,6 +1,7 @@
 // What a fleet's runs must share to be compared (fleet.h, docs/fleet.md#one-config): the part of the config
 // copy that decides what is measured, the first difference in words, and the refusal that names it unless
 // --metrics says which rows to compare.
+#include "placebench/harness/text_clip.h"
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -24,7 +25,7 @@ namespace {
 
 std::string shown(const json& v) {
   std::string s = v.dump();
-  return s.size() > 60 ? s.substr(0, 57) + "..." : s;
+  return s.size() > 60 ? utf8_prefix(s, 57) + "..." : s;
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 // Checks of results files read back (see results_checks.h). Ranges follow what `placebench run` can write;
 // the config copy is read and checked through the config's description (config_json.cpp).
+#include "placebench/harness/text_clip.h"
 #include "results_checks.h"
 
 #include <fmt/format.h>
@@ -37,7 +38,7 @@ std::string describe(const json& v) {
   if (v.is_array()) return "a list";
   if (v.is_object()) return "a map";
   std::string s = v.dump();
-  return s.size() > 40 ? s.substr(0, 36) + "...\"" : s;
+  return s.size() > 40 ? utf8_prefix(s, 36) + "...\"" : s;
 }
 
 void Checker::fail(const std::string& key, const std::string& problem) const {

@@ -1,5 +1,6 @@
 // Reading `topo --json` back (see inventory_read.h): accepts what inventory_to_json writes and nothing
 // else, with the file, the field and the fix in every refusal.
+#include "placebench/harness/text_clip.h"
 #include "placebench/harness/topology/inventory_read.h"
 
 #include <fmt/format.h>
@@ -33,7 +34,7 @@ struct Reader {
                                       : v.get<std::int64_t>() >= lo && v.get<std::int64_t>() <= hi);
     if (!ok) {
       std::string found = v.dump();
-      if (found.size() > 40) found = found.substr(0, 40) + "...";
+      if (found.size() > 40) found = utf8_prefix(found, 40) + "...";
       fail(where, fmt::format("expected an integer from {} to {}, found {}", lo, hi, found));
     }
     return v.get<long long>();

@@ -1,5 +1,6 @@
 // The values hwloc reads from attributes (every number and set), with what each accepts, and the object
 // kinds; used by the Checker (topology_xml_checker.h).
+#include "placebench/harness/text_clip.h"
 #include <new>
 
 #include "topology_xml_checker.h"
@@ -58,7 +59,7 @@ Bitmap read_bitmap(const std::string& s) {  // s is already known to be a bitmap
 }
 
 std::string clipped_quote(const std::string& v) {
-  return "\"" + (v.size() > 40 ? v.substr(0, 40) + "..." : v) + "\"";
+  return "\"" + (v.size() > 40 ? utf8_prefix(v, 40) + "..." : v) + "\"";
 }
 
 bool positive_u64_value(std::string_view s) {
