@@ -38,7 +38,9 @@ TEST(GpuIdentity, ParsesTheDriversInformationFile) {
   EXPECT_EQ(id->uuid, "GPU-3E1CD5B6-0c2b-7b4e-9a6b-6d0a0c0b9d5f");
   EXPECT_EQ(id->pci_bus_id, "0000:17:00.0");
   // The driver prints question marks for a GPU it has not queried: no UUID, not a wrong one.
-  EXPECT_FALSE(parse_nvidia_gpu_information("GPU UUID: \t GPU-????????-????-????-????-????????????\n", "0000:17:00.0", "i"));
+  EXPECT_FALSE(parse_nvidia_gpu_information("GPU UUID: \t GPU-" + std::string(8, '?') + "-" + std::string(4, '?') + "-" +
+                                                    std::string(4, '?') + "-" + std::string(4, '?') + "-" + std::string(12, '?') + "\n",
+                                                "0000:17:00.0", "i"));
   std::optional<NodeGpuId> from_path = parse_nvidia_gpu_information("GPU UUID: " + kA + "\n", "0000:B1:00.0", "i");
   ASSERT_TRUE(from_path);
   EXPECT_EQ(from_path->pci_bus_id, "0000:b1:00.0");
