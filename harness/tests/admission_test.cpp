@@ -151,3 +151,29 @@ TEST(AdmissionAttempts, AWorkerRestartedInPlaceRecoversWithoutANewAttempt) {
   EXPECT_EQ(job.attempts[0].recovered_at, parse_rfc3339("2026-12-01T10:06:00Z"));
   EXPECT_EQ(job.stranded_gpu_s, 2 * 60.0);  // both GPUs held, not working, from the OOM to w-1 Ready again
 }
+
+TEST(AdmissionAttempts, AReplacedWorkerMakesANewGangWithTheSurvivors) {
+  // Volcano RestartTask: w-1 Failed at 10:05:00 (exit 1); its replacement (a new uid) created 10:06:00 and bound
+  // 10:07:00; w-0 runs throughout. Attempt 2 is w-0 and the new w-1; w-0's GPU waits from the failure to 10:07.
+  const std::string failed = R"(,"containerStatuses":[{"name":"c","restartCount":0,"state":{"terminated":{"exitCode":1,
+      "reason":"Error","startedAt":"2026-12-01T10:00:20Z","finishedAt":"2026-12-01T10:05:00Z"}}}])";
+  std::string old_w1 = worker("w-1", R"("job-name":"j")", "j", "", failed);
+  old_w1.replace(old_w1.find(R"("phase":"Running")"), 17, R"("phase":"Failed")");
+  std::string new_w1 = worker("w-1", R"("job-name":"j")", "j");
+  new_w1.replace(new_w1.find("u-w-1"), 5, "u-w-1b");
+  new_w1.replace(new_w1.find("2026-12-01T10:00:00Z"), 20, "2026-12-01T10:06:00Z");
+  new_w1.replace(new_w1.find("2026-12-01T10:00:10Z"), 20, "2026-12-01T10:07:00Z");
+  AdmissionReport r = analyze_admission(one_snapshot(worker("w-0", R"("job-name":"j")", "j") + "," + old_w1 + "," + new_w1), nullptr, {});
+  const JobTimeline& job = r.jobs.at(0);
+  ASSERT_EQ(job.attempts.size(), 2u);
+  EXPECT_EQ(job.attempts[0].failure_at, parse_rfc3339("2026-12-01T10:05:00Z"));
+  EXPECT_EQ(job.attempts[0].cleanup_done_at, parse_rfc3339("2026-12-01T10:05:00Z"));  // the failed pod released its GPU
+  EXPECT_TRUE(job.attempts[0].held_after_failure.empty());  // w-0 carries on: its wait is the next attempt's
+  const Attempt& second = job.attempts[1];
+  ASSERT_EQ(second.carried_in.size(), 1u);
+  EXPECT_EQ(job.pods[second.carried_in[0]].pod.name, "w-0");
+  EXPECT_EQ(second.pods.size(), 2u);
+  EXPECT_EQ(second.full_gang_at, parse_rfc3339("2026-12-01T10:07:00Z"));
+  EXPECT_FALSE(second.pending);
+  EXPECT_EQ(job.stranded_gpu_s, 120.0);  // w-0: 1 GPU from 10:05 to 10:07
+}

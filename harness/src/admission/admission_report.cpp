@@ -59,11 +59,13 @@ json changes_json(const std::vector<PhaseChange>& list, const char* what) {
 }
 
 json attempt_json(const JobTimeline& job, const Attempt& a, double until) {
-  json pods = json::array();
+  json pods = json::array(), carried = json::array();
   for (std::size_t i : a.pods) pods.push_back(job.pods[i].pod.name);
+  for (std::size_t i : a.carried_in) carried.push_back(job.pods[i].pod.name);
   return {{"attempt", a.number},
           {"start", format_rfc3339(a.start)},
           {"pods", pods},
+          {"carried_from_previous", carried},
           {"min_gang_at", when(a.min_gang_at)},
           {"full_gang_at", when(a.full_gang_at)},
           {"all_ready_at", when(a.all_ready_at)},

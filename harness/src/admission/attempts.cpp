@@ -3,9 +3,11 @@
 // before) up to its own failure: a failed container (OOMKilled, a non-zero exit, now or before a restart) or
 // Failed pod of its own, a failure event (BackoffLimitExceeded, DeadlineExceeded, ...) about one of its pods
 // or about the job, a Kueue eviction; for an attempt never all Ready, also its first Killing event or
-// deletion. Pods created after the failure are the next attempt. GPUs bound while the gang is not yet whole
-// (waiting) and GPUs held from the failure to their release (or to the failed pods being Ready again in
-// place) are stranded.
+// deletion. Pods created after the failure are the next attempt, with the pods of this one still running
+// (neither released, deleted nor failed) when the first of them appeared: a controller that replaces only the
+// failed pod (Volcano RestartTask, a Kubeflow replica restart) makes a new gang of survivors and replacements.
+// GPUs bound while the gang is not yet whole (waiting) and GPUs held from the failure to their release (or to
+// the failed pods being Ready again in place) are stranded.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -78,11 +80,16 @@ std::vector<const PodRecord*> records_of(const JobTimeline& job, const Attempt& 
   return out;
 }
 
+// At or after the attempt's start (carried pods were bound and Ready before it).
+Time from_start(Time t, double start) { return t ? Time(std::max(*t, start)) : t; }
+
+bool contains(const std::vector<std::size_t>& v, std::size_t i) { return std::find(v.begin(), v.end(), i) != v.end(); }
+
 void gang_marks(const JobTimeline& job, Attempt& a) {
   auto members = records_of(job, a);
-  a.min_gang_at = first_time_with(members, job.min_member, &PodRecord::scheduled);
-  a.full_gang_at = first_time_with(members, job.pod_count, &PodRecord::scheduled);
-  a.all_ready_at = first_time_with(members, job.pod_count, &PodRecord::ready);
+  a.min_gang_at = from_start(first_time_with(members, job.min_member, &PodRecord::scheduled), a.start);
+  a.full_gang_at = from_start(first_time_with(members, job.pod_count, &PodRecord::scheduled), a.start);
+  a.all_ready_at = from_start(first_time_with(members, job.pod_count, &PodRecord::ready), a.start);
   int ranked = 0, stepped = 0;
   double latest = 0;
   for (std::size_t i : a.pods) {
@@ -96,10 +103,12 @@ void gang_marks(const JobTimeline& job, Attempt& a) {
 
 // The members of the attempt that starts at `order[next]`, taken while they were created before its failure.
 Attempt take_attempt(const JobTimeline& job, const EventIndex& events, const std::vector<std::size_t>& order, std::size_t& next,
-                     double start, double after) {
+                     double start, double after, const std::vector<std::size_t>& carried) {
   Attempt a;
   a.start = start;
+  a.pods = a.carried_in = carried;
   std::optional<Failure> f = job_failure(job, events, after, next < order.size() ? *job.pods[order[next]].pod.created : after);
+  for (std::size_t i : carried) pod_failure(f, job.pods[i].pod, events, after);
   for (; next < order.size() && (!f || *job.pods[order[next]].pod.created <= f->at); ++next) {
     a.pods.push_back(order[next]);
     pod_failure(f, job.pods[order[next]].pod, events, after);
@@ -124,6 +133,7 @@ void derive_cleanup(const JobTimeline& job, Attempt& a, double until) {
   for (std::size_t i : a.pods) {
     const PodRecord& p = job.pods[i].pod;
     const Time r = released(p);
+    if (contains(a.carried_on, i)) continue;  // part of the next attempt, not of this cleanup
     if (!r) unfinished = true;
     else done = std::max(done, *r);
     if (!p.failed || *p.failed < f || r) continue;  // a failed member still held: restarted in place?
@@ -141,13 +151,13 @@ void derive_allocations(const JobTimeline& job, Attempt& a, double until) {
   for (std::size_t i : a.pods) {
     const PodRecord& p = job.pods[i].pod;
     if (!p.scheduled || p.gpus <= 0) continue;
-    const double from = *p.scheduled;
+    const double from = std::max(*p.scheduled, a.start);
     double end = until;
     if (Time r = released(p)) end = std::min(end, *r);
     else ++a.bound_at_end;
     const double wait_end = std::min({end, a.full_gang_at.value_or(inf), a.failure_at.value_or(inf)});
     if (wait_end > from) a.waiting.push_back({p.name, p.gpus, from, wait_end});
-    if (a.failure_at) {
+    if (a.failure_at && !contains(a.carried_on, i)) {
       const double held_from = std::max(from, *a.failure_at), held_end = std::min(end, a.recovered_at.value_or(inf));
       if (held_end > held_from) a.held_after_failure.push_back({p.name, p.gpus, held_from, held_end});
     }
@@ -201,6 +211,18 @@ void sum_into_job(JobTimeline& job, double until) {
   }
 }
 
+// The attempt's pods still running (not released, deleted or failed) at `t`, when the next attempt's first pod appeared.
+std::vector<std::size_t> survivors(const JobTimeline& job, const Attempt& a, double t) {
+  std::vector<std::size_t> out;
+  for (std::size_t i : a.pods) {
+    const PodRecord& p = job.pods[i].pod;
+    const Time r = released(p);
+    if ((r && *r <= t) || (p.deleted && *p.deleted <= t) || (p.failed && *p.failed <= t)) continue;
+    out.push_back(i);
+  }
+  return out;
+}
+
 }  // namespace
 
 Time released(const PodRecord& p) {
@@ -240,9 +262,12 @@ void derive_attempts(JobTimeline& job, double until, bool have_gang) {
   std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return *job.pods[a].pod.created < *job.pods[b].pod.created; });
   const EventIndex events(job);
   double start = *job.first_created, after = -std::numeric_limits<double>::infinity();
+  std::vector<std::size_t> carried;
   for (std::size_t next = 0; next < order.size();) {
-    Attempt a = take_attempt(job, events, order, next, start, after);
+    Attempt a = take_attempt(job, events, order, next, start, after, carried);
     const Time failure = a.failure_at;
+    carried.clear();
+    if (failure && next < order.size()) carried = a.carried_on = survivors(job, a, *job.pods[order[next]].pod.created);
     if (!a.pods.empty()) {
       a.number = static_cast<int>(job.attempts.size()) + 1;
       derive_cleanup(job, a, until);

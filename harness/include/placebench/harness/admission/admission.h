@@ -152,7 +152,9 @@ struct PodTimeline {
 struct Attempt {
   int number = 1;
   double start = 0;
-  std::vector<std::size_t> pods;  // indexes into JobTimeline::pods
+  std::vector<std::size_t> pods;  // indexes into JobTimeline::pods, the carried ones first
+  std::vector<std::size_t> carried_in;   // pods of the attempt before, still running when this one's first pod appeared
+  std::vector<std::size_t> carried_on;   // this attempt's pods that carry on into the next (their wait is counted there)
   Time min_gang_at, full_gang_at, all_ready_at, first_step_at, failure_at, cleanup_done_at;
   Time recovered_at;  // the failed pods Ready again in place (container restarts; nothing released)
   std::string failure_reason;
