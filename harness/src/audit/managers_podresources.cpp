@@ -99,9 +99,11 @@ void check_gpus(ManagersReport& report, const AuditObservation& o, const podreso
   std::map<int, std::vector<int>> nodes = node_cpus(o.inventory);
   const std::vector<int> cpus = ints(c.cpu_ids);
   std::vector<int> cpu_nodes;
-  for (const auto& [node, list] : nodes)
+  for (const auto& entry : nodes) {  // no structured binding: clang 14 cannot capture one in the lambda
+    const std::vector<int>& list = entry.second;
     if (std::any_of(cpus.begin(), cpus.end(), [&](int x) { return std::find(list.begin(), list.end(), x) != list.end(); }))
-      cpu_nodes.push_back(node);
+      cpu_nodes.push_back(entry.first);
+  }
   for (const podresources::Devices& d : c.devices) {
     if (d.resource_name.find("gpu") == std::string::npos) continue;
     for (const std::string& id : d.device_ids) {
