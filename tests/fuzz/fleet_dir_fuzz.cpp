@@ -86,7 +86,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string root = write_tree(fuzz::as_text(data, size));
   fuzz::expect_accepted_or_input_error([&] {
     harness::fleet::FleetReport r = harness::fleet::analyze_fleet(harness::fleet::load_fleet({root}, true), {});
-    harness::fleet::fleet_to_json(r, "2026-12-01T00:00:00Z").dump();
+    harness::fleet::fleet_to_json(r, "2026-12-01T00:00:00Z").dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     harness::fleet::render_fleet_table(r);
     harness::fleet::render_fleet_junit(r, "2026-12-01T00:00:00Z");
     harness::fleet::render_fleet_html(r, "2026-12-01T00:00:00Z");

@@ -75,7 +75,7 @@ int run_fleet(const FleetCliOptions& o) {
   const std::string generated_at = report_time();
   fleet::FleetReport report = fleet::analyze_fleet(fleet::load_fleet(o.dirs, options.reference.has_value()), options);
   for (const auto& s : report.input.skipped) std::cerr << "placebench fleet: warning: skipped " << s.dir << ": " << s.reason << "\n";
-  if (!o.json.empty()) write_output(o.json, fleet::fleet_to_json(report, generated_at).dump(2) + "\n", "--json");
+  if (!o.json.empty()) write_output(o.json, fleet::fleet_to_json(report, generated_at).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n", "--json");
   if (!o.junit.empty()) write_output(o.junit, fleet::render_fleet_junit(report, generated_at), "--junit");
   if (!o.html.empty()) write_output(o.html, fleet::render_fleet_html(report, generated_at), "--html");
   if (!o.prometheus.empty()) write_output(o.prometheus, fleet::render_fleet_prometheus(report), "--prometheus");

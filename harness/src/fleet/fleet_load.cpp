@@ -1,6 +1,7 @@
 // Reading a fleet's run directories (fleet.h): where the runs are, one per host, each read through the
 // run directory's readers (check::load_run_evidence: run.json, every trial line, summary.json or the
 // statistics recomputed), never re-parsed here.
+#include "placebench/harness/text_clip.h"
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -87,7 +88,7 @@ void read_start_time(const json& run, const std::string& dir, NodeRun& node) {
   std::optional<double> epoch = it->is_string() ? admission::parse_rfc3339(it->get<std::string>()) : std::nullopt;
   if (!epoch)
     throw InputError(fmt::format("{}/run.json: start_time: expected an RFC 3339 time (2026-12-01T10:00:00Z), got {}; "
-                                 "restore run.json from the node, or remove this run", dir, it->dump().substr(0, 40)));
+                                 "restore run.json from the node, or remove this run", dir, utf8_prefix(it->dump(), 40)));
   node.start_time = it->get<std::string>();
   node.start_epoch_s = epoch;
 }
