@@ -7,6 +7,7 @@
 
 #include <cerrno>
 #include <csignal>
+#include <cstdio>  // renameat2, RENAME_NOREPLACE
 #include <cstring>
 #include <filesystem>
 
@@ -47,20 +48,43 @@ void fsync_directory(const std::string& path) {
   ::close(fd);
 }
 
-}  // namespace
+// PATH.tmp, created afresh: O_EXCL | O_NOFOLLOW, so a symlink or a FIFO planted there is never followed
+// or written through. A regular file left there by a killed writer is removed first.
+int open_temporary(const std::string& tmp) {
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+    if (fd >= 0 || errno != EEXIST) return fd;
+    struct stat st {};
+    if (::lstat(tmp.c_str(), &st) != 0 || !S_ISREG(st.st_mode) || ::unlink(tmp.c_str()) != 0) {
+      errno = EEXIST;
+      return -1;
+    }
+  }
+  return -1;
+}
 
-void write_file_atomically(const std::string& path, const std::string& data, const std::string& fix) {
+// rename(2) that fails with EEXIST when `to` exists (renameat2 RENAME_NOREPLACE; where the file system
+// lacks it, link(2) + unlink(2), which fail the same way).
+int rename_no_replace(const char* from, const char* to) {
+  if (::renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_NOREPLACE) == 0) return 0;
+  if (errno != EINVAL && errno != ENOSYS) return -1;
+  if (::link(from, to) != 0) return -1;
+  ::unlink(from);
+  return 0;
+}
+
+void write_atomically(const std::string& path, const std::string& data, const std::string& fix, bool replace) {
   const std::string tmp = path + ".tmp";
   const char* kept = "any previous file is unchanged; ";
-  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) fail(path, std::strerror(errno), fix, kept);
+  int fd = open_temporary(tmp);
+  if (fd < 0) fail(path, std::string(std::strerror(errno)) + (errno == EEXIST ? " (" + tmp + " is in the way)" : ""), fix, kept);
   bool ok = write_all(fd, data) && ::fsync(fd) == 0;
   int saved = errno;
   if (::close(fd) != 0 && ok) {
     ok = false;
     saved = errno;
   }
-  if (ok && ::rename(tmp.c_str(), path.c_str()) != 0) {
+  if (ok && (replace ? ::rename(tmp.c_str(), path.c_str()) : rename_no_replace(tmp.c_str(), path.c_str())) != 0) {
     ok = false;
     saved = errno;
   }
@@ -69,6 +93,16 @@ void write_file_atomically(const std::string& path, const std::string& data, con
     fail(path, std::strerror(saved), fix, kept);
   }
   fsync_directory(path);
+}
+
+}  // namespace
+
+void write_file_atomically(const std::string& path, const std::string& data, const std::string& fix) {
+  write_atomically(path, data, fix, true);
+}
+
+void write_new_file_atomically(const std::string& path, const std::string& data, const std::string& fix) {
+  write_atomically(path, data, fix, false);
 }
 
 void append_durably(const std::string& path, const std::string& data, const std::string& fix) {

@@ -85,3 +85,31 @@ TEST(AtomicFile, AnUnwritableDirectoryIsAWriteErrorNamingTheFile) {
               std::string::npos) << e.what();
   }
 }
+
+// A link or a FIFO planted at PATH.tmp is never followed (the old writer opened it with O_TRUNC: through a
+// link it emptied the file the link named, on a FIFO it blocked); a stale regular PATH.tmp is replaced.
+TEST(AtomicFile, APlantedTemporaryIsNeverWrittenThrough) {
+  std::string d = fresh("planted");
+  const std::string victim = d + "/victim", path = d + "/out.json";
+  { std::ofstream(victim) << "kept\n"; }
+  fs::create_symlink(victim, path + ".tmp");
+  EXPECT_THROW(write_file_atomically(path, "new\n"), WriteError);
+  EXPECT_EQ(read_text(victim), "kept\n");
+  EXPECT_FALSE(fs::exists(path));
+  fs::remove(path + ".tmp");
+  { std::ofstream(path + ".tmp") << "stale from a killed writer"; }
+  write_file_atomically(path, "new\n");
+  EXPECT_EQ(read_text(path), "new\n");
+  EXPECT_FALSE(fs::exists(path + ".tmp"));
+}
+
+// A new file is never put over one that appeared meanwhile.
+TEST(AtomicFile, ANewFileNeverReplacesOneThatAppeared) {
+  std::string d = fresh("new");
+  const std::string path = d + "/out.json";
+  write_new_file_atomically(path, "first\n");
+  EXPECT_EQ(read_text(path), "first\n");
+  EXPECT_THROW(write_new_file_atomically(path, "second\n"), WriteError);
+  EXPECT_EQ(read_text(path), "first\n");
+  EXPECT_FALSE(fs::exists(path + ".tmp"));
+}

@@ -51,17 +51,17 @@ TEST(CheckPrinters, Markdown) {
   EXPECT_EQ(render_markdown(report()),
             R"(### placebench check: FAIL (1 of 3 checks failed)
 
-Run `runs/a` against `ref.yaml`.
+Run runs/a against ref.yaml.
 
 | result | check | expected | actual |
 | --- | --- | --- | --- |
 | pass | run complete | complete: true | complete |
 | pass | c/local median | 1 us (-10%, +10%): [0.9, 1.1] us | 1 us |
-| **FAIL** | c/remote <5% \| "slower" | step time at most +5.00% | step time +10.00% |
+| **FAIL** | c/remote &lt;5% \| "slower" | step time at most +5.00% | step time +10.00% |
 
 Failures:
 
-- `c/remote <5% \| "slower"` (ref.yaml:6): c/remote is +10.00% slower & more
+- c/remote &lt;5% \| "slower" (ref.yaml:6): c/remote is +10.00% slower &amp; more
 )");
   CheckReport ok = report();
   ok.checks.pop_back();

@@ -1,6 +1,8 @@
 // Bounded input files and YAML documents (see input_file.h).
 #include "placebench/hostpipe/input_file.h"
 
+#include "placebench/hostpipe/file_kind.h"
+
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -13,16 +15,7 @@
 namespace placebench::hostpipe {
 namespace {
 
-const char* kind_of(mode_t mode) {
-  if (S_ISDIR(mode)) return "a directory";
-  if (S_ISFIFO(mode)) return "a FIFO";
-  if (S_ISCHR(mode)) return "a character device";
-  if (S_ISBLK(mode)) return "a block device";
-  if (S_ISSOCK(mode)) return "a socket";
-  return "not a plain file";
-}
-
-std::string not_regular(mode_t mode) { return std::string("not a regular file (") + kind_of(mode) + ")"; }
+std::string not_regular(mode_t mode) { return std::string("not a regular file (") + file_kind(mode) + ")"; }
 
 std::string limit_text(std::uint64_t bytes) {
   if (bytes % (1u << 20) == 0) return std::to_string(bytes >> 20) + " MiB";

@@ -20,8 +20,8 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     p.add_argument("inputs", nargs="+", metavar="INPUT",
                    help="run directories, result JSON files (staging, pipeline, collective, gang, decide), or folders of them")
     p.add_argument("-o", "--output", default="report.html",
-                   help="HTML file to write (default: report.html); an existing file is replaced only when it is a "
-                        "report written by this tool")
+                   help="HTML file to write (default: report.html; - for standard output); an existing file is "
+                        "replaced only when it is a report written by this tool")
     p.add_argument("--title", help="title of the report")
     return p.parse_args(argv)
 
@@ -38,6 +38,8 @@ def written_by_report(path: str) -> bool:
 
 def output_problem(output: str, arg_inputs: Sequence[str], inputs: Inputs) -> str | None:
     """Why writing `output` would lose something (one line), or None."""
+    if output == "-":
+        return None
     out = os.path.realpath(output)
     again = "; write the report elsewhere (e.g. -o report.html)"
     sources = [*arg_inputs, *(d.path for kind in ("staging", "pipeline", "collective", "gang", "decide", "admission")
@@ -85,6 +87,9 @@ def main(argv: Sequence[str]) -> int:
         return 2
     for w in inputs.warnings:
         print(f"report.py: warning: {w}", file=sys.stderr)
+    if args.output == "-":
+        sys.stdout.write(html)
+        return 0
     try:
         write_atomically(args.output, html)
     except OSError as e:

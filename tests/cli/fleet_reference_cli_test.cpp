@@ -82,8 +82,12 @@ TEST(FleetReferenceCli, NothingIsOverwrittenAndBadUsesAreExitTwo) {
   write_text_file(ref, "kept\n");
   auto r = check({"--init-reference", run, "--out", ref});
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_EQ(r.err, "placebench: --out " + ref + ": exists; a reference is never overwritten: give another path or remove it\n");
+  EXPECT_EQ(r.err, "placebench: --out " + ref + ": already exists; placebench does not replace a result file unless asked; "
+                   "give a new file name, or --force to replace it\n");
   EXPECT_EQ(read_text_file(ref), "kept\n");
+  auto forced = check({"--init-reference", run, "--out", ref, "--force"});  // asked: replaced
+  EXPECT_EQ(forced.exit_code, 0) << forced.err;
+  EXPECT_NE(read_text_file(ref), "kept\n");
   EXPECT_EQ(check({"--init-reference", run}).exit_code, 2);
   EXPECT_EQ(check({run}).exit_code, 2);
   // An interrupted run (summary.json says complete: false) is no known-good run.

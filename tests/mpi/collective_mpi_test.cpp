@@ -152,7 +152,7 @@ TEST(CollectiveMpi, NcclTestsJsonIsWrittenBesideTheTableAndNeverOverwritten) {
   std::string before = placebench::testing::read_text_file(path);
   auto again = run_mpi(2, {"collective", "--backend", "mpi", "--sizes", "8", "--nccl-tests-json", path}, 30);
   EXPECT_EQ(again.result.exit_code, 2);
-  EXPECT_EQ(count_lines(again.result.err, "the file exists and would be overwritten"), 1) << again.result.err;
+  EXPECT_EQ(count_lines(again.result.err, path + ": already exists"), 1) << again.result.err;
   EXPECT_EQ(placebench::testing::read_text_file(path), before);
 
   auto two_ops = run_mpi(2, {"collective", "--ops", "allreduce,allgather", "--nccl-tests-json", dir + "/two.json"}, 30);

@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include "placebench/harness/admission/admission.h"
+#include "placebench/harness/terminal_text.h"
 
 namespace placebench::harness::admission {
 namespace {
@@ -147,12 +148,12 @@ std::string attempt_table(const Attempt& a, const JobTimeline& job, const Time& 
                      a.stranded_gpu_s / 60, a.waiting.size(), held > 0 ? fmt::format(", {:.0f} GPU-s held after the failure", held) : "");
   out += fmt::format("  bound, not ready  {:.0f} GPU-s\n", a.idle_before_ready_gpu_s);
   if (a.failure_at)
-    out += fmt::format("  failure           {} ({}); {}\n", offset(a.failure_at, z), a.failure_reason,
+    out += fmt::format("  failure           {} ({}); {}\n", offset(a.failure_at, z), escape_control(a.failure_reason),
                        a.recovered_at ? "recovered in place " + offset(a.recovered_at, z)
                        : a.cleanup_done_at ? fmt::format("cleanup {:.0f}s", *a.cleanup_done_at - *a.failure_at) : "cleanup unfinished");
   for (const auto& s : a.stages)
-    out += fmt::format("  stage {:<20} {:>7.0f}s{}\n", s.name, s.until - s.from, s.finished ? "" : " (unfinished)");
-  if (!a.delay_stage.empty()) out += fmt::format("  delay came from   {}\n", a.delay_stage);
+    out += fmt::format("  stage {:<20} {:>7.0f}s{}\n", escape_control(s.name), s.until - s.from, s.finished ? "" : " (unfinished)");
+  if (!a.delay_stage.empty()) out += fmt::format("  delay came from   {}\n", escape_control(a.delay_stage));
   return out;
 }
 
@@ -175,23 +176,23 @@ std::string render_admission_table(const AdmissionReport& report) {
   std::string out = fmt::format("admission: {} snapshot(s), observed until {}\n", report.snapshots.size(), format_rfc3339(report.observed_until));
   for (const auto& job : report.jobs) {
     const Time& z = job.first_created;
-    out += fmt::format("\njob {}/{} (scheduler {}, gang of {}{}), times after {}\n", job.ns, job.group, job.scheduler, job.pod_count,
+    out += fmt::format("\njob {}/{} (scheduler {}, gang of {}{}), times after {}\n", escape_control(job.ns), escape_control(job.group), escape_control(job.scheduler), job.pod_count,
                        job.min_member < job.pod_count ? fmt::format(", minimum {}", job.min_member) : "", z ? format_rfc3339(*z) : "-");
     out += fmt::format("{:<24} {:<12} {:>4} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>8}\n", "pod", "node", "gpus", "scheduled", "init",
                        "cont.rdy", "ready", "1st step", "released", "restarts");
     for (const auto& p : job.pods) {
       Time rel = p.pod.gone ? p.pod.gone : p.pod.deleted;
-      out += fmt::format("{:<24} {:<12} {:>4g} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>8}\n", p.pod.name, p.pod.node.empty() ? "-" : p.pod.node,
+      out += fmt::format("{:<24} {:<12} {:>4g} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>8}\n", escape_control(p.pod.name), p.pod.node.empty() ? "-" : escape_control(p.pod.node),
                          p.pod.gpus, offset(p.pod.scheduled, z), offset(p.pod.initialized, z), offset(p.pod.containers_ready, z),
                          offset(p.pod.ready, z), offset(p.first_step, z), offset(rel, z), p.pod.restarts);
     }
-    for (const auto& ph : job.podgroup_phases) out += fmt::format("  podgroup {:<10} {} ({})\n", ph.phase, offset(ph.time, z), ph.source);
-    for (const auto& c : job.workload_conditions) out += fmt::format("  workload {:<24} {}\n", c.phase, offset(c.time, z));
+    for (const auto& ph : job.podgroup_phases) out += fmt::format("  podgroup {:<10} {} ({})\n", escape_control(ph.phase), offset(ph.time, z), escape_control(ph.source));
+    for (const auto& c : job.workload_conditions) out += fmt::format("  workload {:<24} {}\n", escape_control(c.phase), offset(c.time, z));
     for (const auto& a : job.attempts) out += attempt_table(a, job, z, job.attempts.size() > 1, report.observed_until);
     out += fmt::format("  retries           {} restart(s), {} recreated pod(s)\n", job.restarts, job.recreated);
-    for (const auto& m : job.failed_scheduling_reasons) out += fmt::format("  unschedulable:    {}\n", m);
+    for (const auto& m : job.failed_scheduling_reasons) out += fmt::format("  unschedulable:    {}\n", escape_control(m));
   }
-  for (const auto& w : report.warnings) out += fmt::format("warning: {}\n", w);
+  for (const auto& w : report.warnings) out += fmt::format("warning: {}\n", escape_control(w));
   return out;
 }
 

@@ -9,25 +9,15 @@
 #include "placebench/harness/build_info.h"
 #include "placebench/harness/cli/options.h"
 #include "placebench/harness/errors.h"
+#include "placebench/harness/terminal_text.h"
 
 namespace placebench::harness {
 
-int run_cli(int argc, char** argv) {
-  CLI::App app{"placebench: measure whether GPU workers' CPUs and memory are local to their GPU, and what\n"
-               "partial gangs cost, then decide placement policy per workload class.",
-               "placebench"};
-  app.require_subcommand(0, 1);
-  app.set_help_all_flag("--help-all", "Print help for every subcommand");
-  bool show_version = false;
-  app.add_flag("--version", show_version, "Print the versions of placebench, hwloc, MPI, CUDA and NCCL");
-
-  CommandAction action;
+void add_all_commands(CLI::App& app, CommandAction& action, const std::string& command_line) {
   add_topo_command(app, action);
   add_plan_command(app, action);
   add_verify_command(app, action);
   add_staging_command(app, action);
-  std::string command_line;
-  for (int i = 0; i < argc; ++i) command_line += (i ? " " : "") + std::string(argv[i]);
   add_run_command(app, action, command_line);
   add_compare_command(app, action);
   add_stats_command(app, action);
@@ -43,6 +33,27 @@ int run_cli(int argc, char** argv) {
   add_audit_command(app, action);
   add_admission_command(app, action);
   add_queue_command(app, action);
+  enforce_integer_rule(app);
+}
+
+std::string parse_error_message(const CLI::App& app, const CLI::ParseError& e) {
+  std::string where = app.get_subcommands().empty() ? "placebench" : "placebench " + app.get_subcommands().front()->get_name();
+  return fmt::format("{}: {}; see `{} --help`", where, escape_control(e.what()), where);  // the value may hold any byte
+}
+
+int run_cli(int argc, char** argv) {
+  CLI::App app{"placebench: measure whether GPU workers' CPUs and memory are local to their GPU, and what\n"
+               "partial gangs cost, then decide placement policy per workload class.",
+               "placebench"};
+  app.require_subcommand(0, 1);
+  app.set_help_all_flag("--help-all", "Print help for every subcommand");
+  bool show_version = false;
+  app.add_flag("--version", show_version, "Print the versions of placebench, hwloc, MPI, CUDA and NCCL");
+
+  CommandAction action;
+  std::string command_line;
+  for (int i = 0; i < argc; ++i) command_line += (i ? " " : "") + std::string(argv[i]);
+  add_all_commands(app, action, command_line);
 
   try {
     app.parse(argc, argv);
@@ -51,8 +62,7 @@ int run_cli(int argc, char** argv) {
   } catch (const CLI::CallForAllHelp& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    std::string where = app.get_subcommands().empty() ? "placebench" : "placebench " + app.get_subcommands().front()->get_name();
-    std::cerr << fmt::format("{}: {}; see `{} --help`\n", where, e.what(), where);
+    std::cerr << parse_error_message(app, e) << "\n";
     return kExitBadInput;
   }
   if (std::string empty = empty_value_error(app); !empty.empty()) {

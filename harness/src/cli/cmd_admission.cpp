@@ -35,7 +35,7 @@ AdmissionGates gates_of(const AdmissionOptions& opt) {
 }
 
 int run_admission_command(const AdmissionOptions& opt) {
-  refuse_existing_out(opt.output.out);
+  refuse_existing_out(opt.output);
   const AdmissionGates gates = gates_of(opt);
   AnalysisOptions options;
   options.only_group = opt.group;

@@ -4,12 +4,14 @@
 #include <iostream>
 #include <memory>
 
-#include "placebench/harness/atomic_file.h"
 #include "placebench/harness/audit/audit_format.h"
 #include "placebench/harness/cli/cli.h"
+#include "placebench/harness/cli/options.h"
+#include "placebench/harness/cli/out_file.h"
 #include "placebench/harness/errors.h"
 #include "placebench/harness/evidence.h"
 #include "placebench/harness/units.h"
+#include "placebench/harness/terminal_text.h"
 #include "placebench/hostpipe/cpulist.h"
 
 namespace placebench::harness {
@@ -23,6 +25,7 @@ struct AuditCliOptions {
   std::string out_file;
   bool json = false;
   bool no_managers = false;
+  bool force = false;
 };
 
 int run_audit(AuditCliOptions opt) {
@@ -33,6 +36,7 @@ int run_audit(AuditCliOptions opt) {
       throw InputError(std::string("audit: --device ") + opt.device + ": " + e.what() + "; give NUMA node ids such as 0 or 0,1");
     }
   }
+  const OutputTarget out = check_output("--out", opt.out_file, opt.force);
   opt.audit.probe_bytes = parse_size(opt.probe_bytes, "audit: --probe-bytes", 1ull << 30);
   if (opt.audit.probe_bytes == 0) throw InputError("audit: --probe-bytes 0: the probe needs at least one page; give e.g. 4M");
   opt.managers.proc_root = opt.audit.proc_root;
@@ -51,14 +55,13 @@ int run_audit(AuditCliOptions opt) {
     report.managers = read_managers(opt.managers, report.observation);
   }
   find_disagreements(report.managers, report.observation, report.placements);
-  for (const std::string& w : report.managers.warnings) std::cerr << "placebench: warning: " << w << "\n";
+  for (const std::string& w : report.managers.warnings) std::cerr << "placebench: warning: " << escape_control(w) << "\n";
   nlohmann::json j = audit_to_json(report);
   stamp_evidence(j);
   // A path or name read from the system may hold any bytes: those that are not UTF-8 print as U+FFFD.
   const std::string text = j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
-  if (!opt.out_file.empty()) write_file_atomically(opt.out_file, text, "give --out a path in a writable directory");
-  if (opt.json) std::cout << text;
-  else std::cout << render_audit_table(report);
+  write_output(out, text);
+  if (!out.to_stdout) std::cout << (opt.json ? text : terminal_lines(render_audit_table(report)));
   return report.exit_status();
 }
 
@@ -68,7 +71,7 @@ void add_audit_command(CLI::App& app, CommandAction& action) {
   auto opt = std::make_shared<AuditCliOptions>();
   CLI::App* cmd = app.add_subcommand("audit", "Audit the placement this process (or --pid) was given against its GPUs; applies nothing");
   cmd->add_option("--pid", opt->audit.pid, "Audit this process (e.g. the training job beside this one) instead of placebench itself")
-      ->check(CLI::PositiveNumber)
+      ->transform(whole_number(1, kMaxCount, "POSITIVE"))
       ->type_name("PID");
   cmd->add_option("--device", opt->device, "Judge against these NUMA nodes instead of the visible GPUs (a node without GPUs)")
       ->type_name("NODES");
@@ -106,7 +109,8 @@ void add_audit_command(CLI::App& app, CommandAction& action) {
   cmd->add_option("--pod-uid", opt->managers.pod_uid, "The pod's UID (default: POD_UID, else the cgroup path's pod<uid>)")->type_name("UID");
   cmd->add_option("--container", opt->managers.container, "The container's name in the state files (default: CONTAINER_NAME)")
       ->type_name("NAME");
-  cmd->add_option("--out", opt->out_file, "Also write the JSON to this file (whole or not at all)")->type_name("FILE.json");
+  cmd->add_option("--out", opt->out_file, "Also write the JSON to this file (whole or not at all; an existing file only with --force)")->type_name("FILE.json");
+  add_force_flag(*cmd, opt->force);
   cmd->add_flag("--no-managers", opt->no_managers, "Read none of the kubelet's or the pod's files (the process and GPUs only)");
   cmd->add_flag("--json", opt->json, "Print the JSON (docs/audit.md) instead of the table");
   cmd->callback([opt, &action] { action = [opt] { return run_audit(*opt); }; });

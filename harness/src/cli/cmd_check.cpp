@@ -1,18 +1,18 @@
 // `placebench check DIR --reference FILE`: a run against reference values and verdict expectations, for
 // cluster CI. Exit 0 when every check passes, 3 when one fails, 2 for a bad reference file or run directory.
 // `placebench check --init-reference RUN... --out FILE`: a reference file made from known-good runs.
-#include <filesystem>
 #include <iostream>
 #include <memory>
 
-#include "placebench/harness/atomic_file.h"
 #include "placebench/harness/check/evaluate.h"
 #include "placebench/harness/check/init_reference.h"
 #include "placebench/harness/check/printers.h"
 #include "placebench/harness/check/reference.h"
 #include "placebench/harness/cli/cli.h"
 #include "placebench/harness/cli/options.h"
+#include "placebench/harness/cli/out_file.h"
 #include "placebench/harness/errors.h"
+#include "placebench/harness/terminal_text.h"
 
 namespace placebench::harness {
 namespace {
@@ -22,17 +22,8 @@ struct CheckOptions {
   std::vector<std::string> init_runs;
   std::string out;
   double min_tolerance_pct = 5;
+  bool force = false;
 };
-
-// --junit and --markdown: replaced atomically (a CI step never reads half a report); an unwritable path is
-// the option's fault (exit 2).
-void write_file(const std::string& path, const std::string& text, const char* option) {
-  try {
-    write_file_atomically(path, text, "check that its directory exists and is writable");
-  } catch (const WriteError& e) {
-    throw InputError(std::string(option) + " " + e.what());
-  }
-}
 
 // --init-reference: the YAML is read back through the reference parser before it is written, so what is
 // written is what `check --reference` accepts; an existing file is never replaced.
@@ -40,15 +31,14 @@ int init_reference(const CheckOptions& o) {
   if (o.out.empty()) throw InputError("--init-reference: give --out FILE, where the reference YAML goes");
   if (!o.dir.empty() || !o.reference.empty() || !o.junit.empty() || !o.markdown.empty())
     throw InputError("--init-reference: makes a reference; DIR, --reference, --junit and --markdown check one: give one or the other");
-  std::error_code ec;
-  if (std::filesystem::exists(o.out, ec))
-    throw InputError("--out " + o.out + ": exists; a reference is never overwritten: give another path or remove it");
+  const OutputTarget out = check_output("--out", o.out, o.force);
   check::InitReferenceOptions options;
   options.min_tolerance_pct = o.min_tolerance_pct;
   std::string yaml = check::make_reference_yaml(o.init_runs, options);
   check::ReferenceFile ref = check::parse_reference_text(yaml, o.out);
-  write_file(o.out, yaml, "--out");
-  std::cout << "wrote " << o.out << ": " << ref.references.size() << " references, " << ref.expectations.size()
+  write_output(out, yaml);
+  if (!out.to_stdout)
+    std::cout << "wrote " << o.out << ": " << ref.references.size() << " references, " << ref.expectations.size()
             << " expectations from " << o.init_runs.size() << " run(s)\n";
   return kExitOk;
 }
@@ -62,13 +52,15 @@ int run_check(const CheckOptions& o) {
   if (o.reference.empty())
     throw InputError("check " + o.dir + ": --reference is required: the reference YAML to check against (make one with "
                      "--init-reference RUN... --out FILE)");
+  const OutputTarget junit = check_output("--junit", o.junit, o.force), markdown = check_output("--markdown", o.markdown, o.force);
+  refuse_two_on_stdout({&junit, &markdown});
   check::ReferenceFile ref = check::load_reference_file(o.reference);  // bad references fail before the run is read
   check::RunEvidence run = check::load_run_evidence(o.dir);
-  for (const auto& w : run.warnings) std::cerr << "placebench check: warning: " << w << "\n";
+  for (const auto& w : run.warnings) std::cerr << "placebench check: warning: " << escape_control(w) << "\n";
   check::CheckReport report = check::evaluate_checks(ref, run);
-  if (!o.junit.empty()) write_file(o.junit, check::render_junit_xml(report), "--junit");
-  if (!o.markdown.empty()) write_file(o.markdown, check::render_markdown(report), "--markdown");
-  std::cout << check::render_check_table(report);
+  if (junit.given()) write_output(junit, check::render_junit_xml(report));
+  if (markdown.given()) write_output(markdown, check::render_markdown(report));
+  if (!any_on_stdout({&junit, &markdown})) std::cout << terminal_lines(check::render_check_table(report));
   return report.passed() ? kExitOk : kExitCheckFailed;
 }
 
@@ -85,10 +77,11 @@ void add_check_command(CLI::App& app, CommandAction& action) {
   cmd->add_option("--init-reference", o->init_runs, "Instead: make a reference YAML from these known-good, complete runs")
       ->expected(1, -1)
       ->type_name("RUN");
-  cmd->add_option("--out", o->out, "With --init-reference: the reference file to write (never overwritten)")->type_name("FILE");
+  cmd->add_option("--out", o->out, "With --init-reference: the reference file to write (an existing one only with --force)")->type_name("FILE");
   cmd->add_option("--min-tolerance", o->min_tolerance_pct, "With --init-reference: the narrowest band, percent each side")
       ->check(number_in(0, 100, "PERCENT in [0, 100]"))
       ->default_val(5);
+  add_force_flag(*cmd, o->force);
   cmd->callback([o, &action] { action = [o] { return run_check(*o); }; });
 }
 

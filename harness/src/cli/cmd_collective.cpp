@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <iterator>
@@ -15,7 +14,7 @@
 
 #include "placebench/collectives/bench.h"
 #include "placebench/collectives/nccl_library.h"
-#include "placebench/harness/atomic_file.h"
+#include "placebench/harness/cli/out_file.h"
 #include "placebench/harness/cli/cli.h"
 #include "placebench/harness/cli/options.h"
 #include "placebench/harness/collectives_driver/backend_choice.h"
@@ -27,6 +26,7 @@
 #include "placebench/harness/evidence.h"
 #include "placebench/harness/units.h"
 #include "placebench/hostpipe/process_limits.h"
+#include "placebench/harness/terminal_text.h"
 #include "placebench/kernels/device_runtime.h"
 
 namespace placebench::harness {
@@ -39,7 +39,7 @@ struct CollectiveOptions {
   std::string backend = "auto", ops = "allreduce", types = "float32", redop = "sum", sizes = "8:1M:x4", mode = "both",
               arm = "local", stall_timeout, nccl_tests_json;
   int root = 0, iters = 20, warmup = 5, blocks = 10;
-  bool no_check = false, json = false, allow_single_rank = false;
+  bool no_check = false, json = false, allow_single_rank = false, force = false;
 };
 
 template <class T>
@@ -90,23 +90,21 @@ coll::CollectiveBenchConfig parse_config(const CollectiveOptions& opt) {
   cfg.root = opt.root;
   cfg.check = !opt.no_check;
   cfg.in_place_modes = opt.mode == "both" ? std::vector<bool>{false, true} : std::vector<bool>{opt.mode == "in-place"};
-  if (const char* c = std::getenv("PLACEBENCH_CORRUPT_RANK")) cfg.corrupt_rank = std::atoi(c);  // test hook
+  if (const char* c = std::getenv("PLACEBENCH_CORRUPT_RANK")) {  // test hook
+    bool out_of_range = false;
+    std::optional<long long> rank = parse_decimal(c, out_of_range);
+    if (!rank || *rank < 0 || *rank > kMaxCount)
+      throw InputError(std::string("PLACEBENCH_CORRUPT_RANK=") + c + ": not a rank; give a whole number in decimal or unset it");
+    cfg.corrupt_rank = static_cast<int>(*rank);
+  }
   if (!opt.nccl_tests_json.empty() && cfg.ops.size() != 1)
     throw InputError("--nccl-tests-json: nccl-tests' layout holds one collective, and --ops names " +
                      std::to_string(cfg.ops.size()) + "; give one --ops per file (one run per collective)");
   return cfg;
 }
 
-// Rank 0, before any measurement: an existing file is never replaced (nccl-tests would not either).
-void check_new_output(const std::string& path) {
-  if (path.empty()) return;
-  std::error_code ec;
-  if (std::filesystem::exists(path, ec))
-    throw InputError("--nccl-tests-json " + path + ": the file exists and would be overwritten; give a new path or move it away");
-  std::filesystem::path dir = std::filesystem::path(path).parent_path();
-  if (!dir.empty() && !std::filesystem::is_directory(dir, ec))
-    throw InputError("--nccl-tests-json " + path + ": no directory " + dir.string() + "; create it or give another path");
-}
+// Rank 0, before any measurement and again before writing: the output rule (out_file.h).
+OutputTarget nccl_tests_output(const CollectiveOptions& opt) { return check_output("--nccl-tests-json", opt.nccl_tests_json, opt.force); }
 
 // This process's command line (/proc/self/cmdline, NUL-separated) for nccl-tests' "args".
 std::vector<std::string> own_command_line() {
@@ -130,11 +128,10 @@ std::vector<std::string> nccl_environment() {
   return out;
 }
 
-void write_nccl_tests_json(const std::string& path, const CollectiveReport& report, const std::string& start_time) {
-  check_new_output(path);  // again: it may have appeared while measuring
+void write_nccl_tests_json(const OutputTarget& out, const CollectiveReport& report, const std::string& start_time) {
   NcclTestsRunInfo info{start_time, nccl_tests_time_now(), own_command_line(), nccl_environment(), 0};
   if (report.result.backend == coll::Backend::kNccl) info.nccl_version = coll::nccl_availability().version;
-  write_file_atomically(path, render_nccl_tests_json(report, info));
+  write_output(out, render_nccl_tests_json(report, info));
 }
 
 int run_collective_command(const CollectiveOptions& opt) {
@@ -157,7 +154,7 @@ int run_collective_command(const CollectiveOptions& opt) {
   BackendChoice choice;
   status = run_setup_agreed(session, [&] {
     check_not_single_rank(session.size(), "collective", opt.allow_single_rank);
-    if (session.rank() == 0) check_new_output(opt.nccl_tests_json);
+    if (session.rank() == 0) nccl_tests_output(opt);
     if (cfg.root < 0 || cfg.root >= session.size())
       throw InputError("--root " + std::to_string(cfg.root) + ": must be a rank, 0.." + std::to_string(session.size() - 1));
     Inventory inv = build_inventory(Topology::load_live());
@@ -193,13 +190,11 @@ int run_collective_command(const CollectiveOptions& opt) {
     report.backend_reason = choice.reason;
     report.arm = arm_name(arm);
     report.evidence = current_evidence();
-    if (opt.json)
-      std::cout << collective_to_json(report).dump(2) << "\n";
-    else
-      std::cout << render_collective_table(report);
+    if (!names_stdout(opt.nccl_tests_json))  // else the nccl-tests JSON is this command's output
+      std::cout << (opt.json ? collective_to_json(report).dump(2) + "\n" : terminal_lines(render_collective_table(report)));
     std::cout.flush();
     try {
-      if (!opt.nccl_tests_json.empty()) write_nccl_tests_json(opt.nccl_tests_json, report, start_time);
+      if (!opt.nccl_tests_json.empty()) write_nccl_tests_json(nccl_tests_output(opt), report, start_time);
     } catch (const std::exception& e) {  // the results are printed; the file alone is missing
       std::cerr << "placebench: " << e.what() << "\n";
       failed = 1;
@@ -229,15 +224,15 @@ void add_collective_command(CLI::App& app, CommandAction& action) {
       ->check(CLI::IsMember({"sum", "prod", "max", "min"}))
       ->type_name("sum|prod|max|min")
       ->default_val("sum");
-  cmd->add_option("--root", opt->root, "Root rank of broadcast and reduce")->type_name("R")->check(whole_number(0, 1'000'000))->default_val(0);
+  cmd->add_option("--root", opt->root, "Root rank of broadcast and reduce")->type_name("R")->transform(whole_number(0, 1'000'000))->default_val(0);
   cmd->add_option("--sizes", opt->sizes, "Sizes per rank buffer: START:END:xFACTOR or a list (8,1M)")
       ->type_name("SPEC")
       ->default_val("8:1M:x4");
   cmd->add_option("--iters", opt->iters, "Calls per timed block (pipelined), and single timed calls after them")
-      ->type_name("N")->check(whole_number(1, 1'000'000))->default_val(20);
+      ->type_name("N")->transform(whole_number(1, 1'000'000))->default_val(20);
   cmd->add_option("--blocks", opt->blocks, "Timed blocks of --iters calls per size; time is the median block")
-      ->type_name("N")->check(whole_number(1, 10'000))->default_val(10);
-  cmd->add_option("--warmup", opt->warmup, "Untimed warm-up calls per size")->type_name("N")->check(whole_number(0, 1'000'000))->default_val(5);
+      ->type_name("N")->transform(whole_number(1, 10'000))->default_val(10);
+  cmd->add_option("--warmup", opt->warmup, "Untimed warm-up calls per size")->type_name("N")->transform(whole_number(0, 1'000'000))->default_val(5);
   cmd->add_option("--mode", opt->mode, "Out-of-place, in-place, or both")
       ->check(CLI::IsMember({"out-of-place", "in-place", "both"}))
       ->type_name("MODE")
@@ -248,8 +243,9 @@ void add_collective_command(CLI::App& app, CommandAction& action) {
   add_placement_options(cmd, opt->placement);
   cmd->add_flag("--json", opt->json, "Print one JSON object: rows (nccl-tests field names) and every rank's placement");
   cmd->add_option("--nccl-tests-json", opt->nccl_tests_json,
-                  "Also write FILE in nccl-tests' -J layout (one --ops; an existing FILE is refused)")
+                  "Also write FILE in nccl-tests' -J layout (one --ops; an existing FILE only with --force)")
       ->type_name("FILE");
+  add_force_flag(*cmd, opt->force);
   cmd->add_option("--stall-timeout", opt->stall_timeout,
                   "Abort the job when a wait makes no progress this long, plus the call's bytes at 100 MB/s (default "
                   "$PLACEBENCH_STALL_TIMEOUT, else 60s; at most 1h)")

@@ -13,6 +13,7 @@
 #include "placebench/harness/errors.h"
 #include "placebench/harness/runner/analysis.h"
 #include "placebench/harness/runner/run_directory.h"
+#include "placebench/harness/terminal_text.h"
 
 namespace placebench::harness {
 namespace {
@@ -57,7 +58,7 @@ int run_compare(const CompareOptions& o) {
   RunDirectory rd = RunDirectory::open(o.dir);  // run.json and its config copy, checked
   std::vector<std::string> warnings;
   std::vector<TrialRecord> trials = rd.read_trial_records(warnings);  // every line checked
-  for (const auto& w : warnings) std::cerr << "placebench compare: warning: " << w << "\n";
+  for (const auto& w : warnings) std::cerr << "placebench compare: warning: " << escape_control(w) << "\n";
   if (trials.empty())
     throw InputError(fmt::format("{}/trials.jsonl: no trials yet (the run stopped before its first trial finished), "
                                  "so there is nothing to compare; resume it with `placebench run --resume {}`",
@@ -81,7 +82,7 @@ int run_compare(const CompareOptions& o) {
   if (o.json)
     std::cout << summary_to_json(summary).dump(2) << "\n";
   else
-    std::cout << render_analysis_table(classes, complete);
+    std::cout << terminal_lines(render_analysis_table(classes, complete));
   return kExitOk;
 }
 

@@ -9,6 +9,7 @@
 #include "placebench/harness/decisions/cost.h"
 #include "placebench/harness/errors.h"
 #include "placebench/harness/units.h"
+#include "placebench/harness/terminal_text.h"
 
 namespace placebench::harness {
 namespace {
@@ -35,7 +36,7 @@ int run_cost_command(const CostOptions& opt) {
     in.source = opt.from;
     std::vector<std::string> warnings;
     set_measured_incidents(in, read_gang_incidents(opt.from, &warnings));
-    for (const auto& w : warnings) std::cerr << "placebench cost: warning: " << w << "\n";
+    for (const auto& w : warnings) std::cerr << "placebench cost: warning: " << escape_control(w) << "\n";
   } else {
     if (!opt.gpus || opt.wait.empty())
       throw InputError(fmt::format("placebench cost: {} is missing; give --gpus G --wait TIME (e.g. --gpus 8 --wait 12m), "
@@ -48,7 +49,7 @@ int run_cost_command(const CostOptions& opt) {
   if (opt.json)
     std::cout << cost_to_json(result).dump(2) << "\n";
   else
-    std::cout << render_cost_text(result);
+    std::cout << terminal_lines(render_cost_text(result));
   return kExitOk;
 }
 

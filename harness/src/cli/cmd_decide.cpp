@@ -12,6 +12,7 @@
 #include "placebench/harness/decisions/queue_replay.h"
 #include "placebench/harness/errors.h"
 #include "placebench/harness/units.h"
+#include "placebench/harness/terminal_text.h"
 
 namespace placebench::harness {
 namespace {
@@ -114,7 +115,7 @@ int run_decide_command(const DecideOptions& opt) {
   if (opt.json)
     std::cout << decide_to_json(report).dump(2) << "\n";
   else
-    std::cout << render_decide_table(report);
+    std::cout << terminal_lines(render_decide_table(report));
   return kExitOk;
 }
 
@@ -124,7 +125,7 @@ void add_decide_command(CLI::App& app, CommandAction& action) {
   auto opt = std::make_shared<DecideOptions>();
   CLI::App* cmd = app.add_subcommand("decide", "Placement policy (strict, prefer, any) per workload class, with its cost");
   cmd->add_option("DIR", opt->dir, "Run directory (summary.json and run.json with each class's decision block)");
-  cmd->add_option("--gpus", opt->gpus, "What-if: GPUs per job")->type_name("G")->check(whole_number(1, kMaxCount, "POSITIVE"));
+  cmd->add_option("--gpus", opt->gpus, "What-if: GPUs per job")->type_name("G")->transform(whole_number(1, kMaxCount, "POSITIVE"));
   cmd->add_option("--exec-local", opt->exec_local, "What-if: execution time with local placement (90s, 36m, 2h; every TIME at most 8760h)")->type_name("TIME");
   cmd->add_option("--exec-remote", opt->exec_remote, "What-if: execution time when placed remote")->type_name("TIME");
   cmd->add_option("--exec-remote-ci", opt->exec_remote_ci, "What-if: CI of the remote execution time")->type_name("LO,HI");

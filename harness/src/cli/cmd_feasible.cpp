@@ -7,6 +7,7 @@
 #include "placebench/harness/cli/out_file.h"
 #include "placebench/harness/decisions/feasible.h"
 #include "placebench/harness/errors.h"
+#include "placebench/harness/terminal_text.h"
 
 namespace placebench::harness {
 namespace {
@@ -19,19 +20,17 @@ constexpr long long kMaxSearchStates = 1'000'000'000;
 struct FeasibleOptions {
   std::string inventory, job;
   SearchLimits limits;
-  bool json = false;
+  bool json = false, force = false;
   std::string out;
 };
 
 int run_feasible_command(const FeasibleOptions& opt) {
-  if (!opt.out.empty()) check_out_file(opt.out);
+  OutputTarget out = check_output("--out", opt.out, opt.force);
   FeasibilityInput input = load_feasibility_input(opt.inventory, opt.job);
   FeasibilityReport report = assess_feasibility(input.inventory, *input.job, opt.limits);
-  if (!opt.out.empty()) write_out_file(opt.out, feasibility_json_text(report) + "\n");
-  if (opt.json)
-    std::cout << feasibility_json_text(report) << "\n";
-  else
-    std::cout << render_feasibility_text(report);
+  const std::string json = feasibility_json_text(report) + "\n";
+  write_output(out, json);
+  if (!out.to_stdout) std::cout << (opt.json ? json : terminal_lines(render_feasibility_text(report)));
   bool runnable = input.job->locality == Locality::kStrict ? report.job_runnable_strict : report.job_runnable_relaxed;
   return runnable ? kExitOk : kExitFailed;
 }
@@ -46,10 +45,11 @@ void add_feasible_command(CLI::App& app, CommandAction& action) {
   cmd->add_option("--job", opt->job, "Job contract file (default: the inventory's job: block)")->type_name("FILE");
   cmd->add_option("--search-limit", opt->limits.max_states, "Search states per host before the greedy fallback (at most 1000000000)")
       ->type_name("N")
-      ->check(whole_number(1, kMaxSearchStates, "POSITIVE"))->default_val(1000000);
+      ->transform(whole_number(1, kMaxSearchStates, "POSITIVE"))->default_val(1000000);
   cmd->add_flag("--json", opt->json, "Print one JSON object (fields in docs/decisions.md)");
-  cmd->add_option("--out", opt->out, "Also write that JSON object to this new file (whole or not at all; an existing file is refused)")
+  cmd->add_option("--out", opt->out, "Also write that JSON object to this file (whole or not at all; an existing file only with --force)")
       ->type_name("FILE");
+  add_force_flag(*cmd, opt->force);
   cmd->callback([opt, &action] { action = [opt] { return run_feasible_command(*opt); }; });
 }
 

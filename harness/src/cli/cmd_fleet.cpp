@@ -1,5 +1,5 @@
 // `placebench fleet DIR...`: every node's run against its peers (docs/fleet.md). Prints the table; writes
-// JSON, JUnit, HTML and Prometheus text when asked (each atomically). Exit 0 when no node is a suspect, 1
+// JSON, JUnit, HTML and Prometheus text when asked (each under the output rule, out_file.h). Exit 0 when no node is a suspect, 1
 // when one is, 2 for bad input (a DIR that is missing or holds no run, an unwritable output, a bad option).
 #include <fmt/format.h>
 
@@ -8,12 +8,13 @@
 #include <iostream>
 #include <memory>
 
-#include "placebench/harness/atomic_file.h"
 #include "placebench/harness/cli/cli.h"
 #include "placebench/harness/cli/options.h"
+#include "placebench/harness/cli/out_file.h"
 #include "placebench/harness/errors.h"
 #include "placebench/harness/evidence.h"
 #include "placebench/harness/fleet/fleet.h"
+#include "placebench/harness/terminal_text.h"
 
 namespace placebench::harness {
 namespace {
@@ -23,27 +24,20 @@ struct FleetCliOptions {
   std::string json, junit, html, prometheus, reference;
   std::string metrics;  // CLASS[/ARM],...
   double tolerance_pct = 10;
+  bool force = false;
 };
-
-void write_output(const std::string& path, const std::string& text, const char* option) {
-  try {
-    write_file_atomically(path, text, "check that its directory exists and is writable");
-  } catch (const WriteError& e) {
-    throw InputError(std::string(option) + " " + e.what());
-  }
-}
 
 // The report's time: SOURCE_DATE_EPOCH (reproducible builds' convention, Unix seconds) when set, so the
 // same inputs give the same bytes; else now.
 std::string report_time() {
   const char* epoch = std::getenv("SOURCE_DATE_EPOCH");
   if (!epoch || !*epoch) return utc_timestamp_now();
-  char* end = nullptr;
-  long long s = std::strtoll(epoch, &end, 10);
-  if (*end != '\0' || s < 0 || s > 253402300799LL)
+  bool out_of_range = false;
+  std::optional<long long> s = parse_decimal(epoch, out_of_range);  // the CLI's integer rule: "+5", " 5" refused
+  if (!s || *s < 0 || *s > 253402300799LL)
     throw InputError(fmt::format("SOURCE_DATE_EPOCH={}: not a Unix time in seconds; give one (e.g. 1764547200) or unset it",
                                  epoch));
-  std::time_t t = static_cast<std::time_t>(s);
+  std::time_t t = static_cast<std::time_t>(*s);
   std::tm tm{};
   gmtime_r(&t, &tm);
   char buf[32];
@@ -70,16 +64,19 @@ std::vector<std::string> metric_selectors(const std::string& text) {
 int run_fleet(const FleetCliOptions& o) {
   fleet::FleetOptions options;
   options.tolerance_pct = o.tolerance_pct;
+  const OutputTarget json = check_output("--json", o.json, o.force), junit = check_output("--junit", o.junit, o.force),
+                     html = check_output("--html", o.html, o.force), prom = check_output("--prometheus", o.prometheus, o.force);
+  refuse_two_on_stdout({&json, &junit, &html, &prom});
   options.metrics = metric_selectors(o.metrics);
   if (!o.reference.empty()) options.reference = check::load_reference_file(o.reference);
   const std::string generated_at = report_time();
   fleet::FleetReport report = fleet::analyze_fleet(fleet::load_fleet(o.dirs, options.reference.has_value()), options);
-  for (const auto& s : report.input.skipped) std::cerr << "placebench fleet: warning: skipped " << s.dir << ": " << s.reason << "\n";
-  if (!o.json.empty()) write_output(o.json, fleet::fleet_to_json(report, generated_at).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n", "--json");
-  if (!o.junit.empty()) write_output(o.junit, fleet::render_fleet_junit(report, generated_at), "--junit");
-  if (!o.html.empty()) write_output(o.html, fleet::render_fleet_html(report, generated_at), "--html");
-  if (!o.prometheus.empty()) write_output(o.prometheus, fleet::render_fleet_prometheus(report), "--prometheus");
-  std::cout << fleet::render_fleet_table(report);
+  for (const auto& s : report.input.skipped) std::cerr << "placebench fleet: warning: skipped " << escape_control(s.dir) << ": " << escape_control(s.reason) << "\n";
+  if (json.given()) write_output(json, fleet::fleet_to_json(report, generated_at).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+  if (junit.given()) write_output(junit, fleet::render_fleet_junit(report, generated_at));
+  if (html.given()) write_output(html, fleet::render_fleet_html(report, generated_at));
+  if (prom.given()) write_output(prom, fleet::render_fleet_prometheus(report));
+  if (!any_on_stdout({&json, &junit, &html, &prom})) std::cout << terminal_lines(fleet::render_fleet_table(report));
   return report.suspects.empty() ? kExitOk : kExitFailed;
 }
 
@@ -103,6 +100,7 @@ void add_fleet_command(CLI::App& app, CommandAction& action) {
   cmd->add_option("--html", o->html, "Write a self-contained HTML heat map (node x metric) here")->type_name("OUT.html");
   cmd->add_option("--prometheus", o->prometheus, "Write Prometheus text format here (node_exporter textfile collector: a .prom file)")
       ->type_name("OUT.prom");
+  add_force_flag(*cmd, o->force);
   cmd->callback([o, &action] { action = [o] { return run_fleet(*o); }; });
 }
 

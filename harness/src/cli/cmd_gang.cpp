@@ -4,13 +4,12 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <filesystem>
 #include <iostream>
 #include <memory>
 
 #include "placebench/collectives/clock_sync.h"
 #include "placebench/collectives/gang.h"
-#include "placebench/harness/atomic_file.h"
+#include "placebench/harness/cli/out_file.h"
 #include "placebench/harness/cli/cli.h"
 #include "placebench/harness/cli/json_output.h"
 #include "placebench/harness/cli/options.h"
@@ -21,6 +20,7 @@
 #include "placebench/harness/errors.h"
 #include "placebench/harness/evidence.h"
 #include "placebench/harness/units.h"
+#include "placebench/harness/terminal_text.h"
 #include "placebench/kernels/device_runtime.h"
 
 namespace placebench::harness {
@@ -37,7 +37,7 @@ struct GangOptions {
   std::string backend = "auto", late, late_delay = "0s", missing, deadline = "10s", backoff = "1s", step_bytes = "1M",
               arm = "local", out, stall_timeout;
   int retries = 0, gpus_per_rank = 1, steps = 10;
-  bool json = false, allow_single_rank = false;
+  bool json = false, allow_single_rank = false, force = false;
 };
 
 std::vector<int> parse_ranks(const std::string& text, const std::string& option) {
@@ -85,28 +85,6 @@ coll::GangConfig parse_config(const GangOptions& opt) {
   return c;
 }
 
-// --out is written only after the whole gang has run: check now that it can be, on the rank that will.
-void check_out_path(const std::string& path) {
-  if (path.empty()) return;
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  if (fs::is_directory(path, ec)) throw InputError("--out " + path + ": is a directory; give a file name");
-  fs::path parent = fs::path(path).parent_path();
-  if (parent.empty()) parent = ".";
-  if (!fs::is_directory(parent, ec) || access(parent.c_str(), W_OK) != 0)
-    throw InputError("--out " + path + ": " + parent.string() + " is not a writable directory; create it or name another file");
-}
-
-// Written once, by the reporter, after the gang ran (check_out_path vetted the path up front), so any
-// failure here is an I/O failure: one line naming the file (WriteError), and the job ends with status 1.
-void write_out(const std::string& path, const std::string& text) {
-  try {
-    write_file_atomically(path, text, "free space on that file system, or give --out on another one");
-  } catch (const WriteError& e) {
-    throw WriteError(std::string("--out ") + e.what());
-  }
-}
-
 bool is_missing(const coll::GangConfig& cfg, int rank) {
   return std::find(cfg.missing_ranks.begin(), cfg.missing_ranks.end(), rank) != cfg.missing_ranks.end();
 }
@@ -143,7 +121,8 @@ struct RankSetup {
 void set_up_rank(coll::MpiSession& session, const GangOptions& opt, Arm arm, coll::GangConfig& cfg, RankSetup& rank) {
   check_not_single_rank(session.size(), "gang", opt.allow_single_rank);
   check_ranks_exist(cfg, session.size());
-  if (session.rank() == coll::gang_reporter(cfg, session.size())) check_out_path(opt.out);
+  // --out is written only after the whole gang has run: checked now, on the rank that will write it.
+  if (session.rank() == coll::gang_reporter(cfg, session.size())) check_output("--out", opt.out, opt.force);
   Inventory inv = build_inventory(Topology::load_live());
   kernels::DeviceRuntime rt = kernels::query_device_runtime();
   cross_check_live(inv, rt);
@@ -163,8 +142,9 @@ void report(const GangOptions& opt, const coll::GangConfig& cfg, const coll::Gan
   GangReport report{cfg, result, backend_reason, arm_name(arm), {}};
   for (const auto& p : placements) report.placements.push_back(nlohmann::json::parse(p));
   std::string json = with_evidence(gang_to_json(report)).dump(2) + "\n";
-  if (!opt.out.empty()) write_out(opt.out, json);
-  std::cout << (opt.json ? json : render_gang_table(report));
+  const OutputTarget out = check_output("--out", opt.out, opt.force);
+  write_output(out, json);
+  if (!out.to_stdout) std::cout << (opt.json ? json : terminal_lines(render_gang_table(report)));
   std::cout.flush();
 }
 
@@ -241,18 +221,19 @@ void add_gang_command(CLI::App& app, CommandAction& action) {
   cmd->add_option("--deadline", opt->deadline, "How long each attempt waits for the whole gang (at most 1h)")->type_name("TIME")->default_val("10s");
   cmd->add_option("--retries", opt->retries, "Attempts after the first (at most 1000)")
       ->type_name("K")
-      ->check(whole_number(0, 1'000'000'000))
+      ->transform(whole_number(0, 1'000'000'000))
       ->default_val(0);
   cmd->add_option("--backoff", opt->backoff, "Pause between attempts (at most 10m)")->type_name("TIME")->default_val("1s");
   cmd->add_option("--gpus-per-rank", opt->gpus_per_rank, "GPUs each rank holds (counts in stranded GPU-seconds)")
-      ->type_name("G")->check(whole_number(1, 1024))->default_val(1);
+      ->type_name("G")->transform(whole_number(1, 1024))->default_val(1);
   cmd->add_option("--steps", opt->steps, "Useful steps (allreduces) once the gang is complete")
-      ->type_name("S")->check(whole_number(1, 1'000'000))->default_val(10);
+      ->type_name("S")->transform(whole_number(1, 1'000'000))->default_val(10);
   cmd->add_option("--step-bytes", opt->step_bytes, "Bytes each step allreduces")->type_name("SIZE")->default_val("1M");
   cmd->add_option("--arm", opt->arm, "The arm every rank applies: " + arm_names_list())->type_name("A")->default_val("local");
   add_device_options(cmd, opt->placement.device);
   add_placement_options(cmd, opt->placement);
   cmd->add_option("--out", opt->out, "Also write the JSON result to this file (before any rank exits)")->type_name("FILE");
+  add_force_flag(*cmd, opt->force);
   cmd->add_flag("--json", opt->json, "Print the JSON result instead of the summary");
   cmd->add_option("--stall-timeout", opt->stall_timeout,
                   "Abort the job when a wait outside the schedule's deadlines makes no progress this long (default "

@@ -12,6 +12,7 @@
 #include "placebench/harness/errors.h"
 #include "placebench/harness/units.h"
 #include "placebench/harness/workloads/pipeline.h"
+#include "placebench/harness/terminal_text.h"
 #include "placebench/kernels/device_runtime.h"
 
 namespace placebench::harness {
@@ -76,7 +77,7 @@ int run_pipeline_command(PipelineOptions& opt) {
   if (opt.json)
     std::cout << with_evidence(pipeline_to_json(result)).dump(2) << "\n";
   else
-    std::cout << render_pipeline_table(result);
+    std::cout << terminal_lines(render_pipeline_table(result));
   std::cout.flush();
   if (result.status == "interrupted") {
     std::cerr << "placebench: interrupted after " << result.steps.size() << " measured step(s); results so far printed\n";
@@ -102,25 +103,25 @@ void add_pipeline_command(CLI::App& app, CommandAction& action) {
   add_device_options(cmd, c.placement.device);
   add_placement_options(cmd, c.placement);
   cmd->add_option("--workers", c.workers, "Worker threads, each bound to its own CPUs of the arm")->type_name("W")
-      ->check(an_int)->default_val(1);
-  cmd->add_option("--prefetch", c.prefetch, "Depth of the prefetch queue (ready batches)")->type_name("P")->check(an_int)->default_val(2);
-  cmd->add_option("--ring", c.ring, "Staging buffers in the ring, at least P + 1 (0: P + W + 1)")->type_name("R")->check(an_int)->default_val(0);
+      ->transform(an_int)->default_val(1);
+  cmd->add_option("--prefetch", c.prefetch, "Depth of the prefetch queue (ready batches)")->type_name("P")->transform(an_int)->default_val(2);
+  cmd->add_option("--ring", c.ring, "Staging buffers in the ring, at least P + 1 (0: P + W + 1)")->type_name("R")->transform(an_int)->default_val(0);
   auto* image = cmd->add_option("--image", opt->image, "Sample image size; a sample is W x H x 3 floats")
                     ->type_name("WxH")->default_val("64x64");
   cmd->add_option("--batch-bytes", opt->batch_bytes, "Batch size in bytes instead of samples x image (synthetic only; 64M = 64 MiB, 64MB = 64,000,000 bytes; at most 1T)")
       ->type_name("SIZE")->excludes(image);
-  cmd->add_option("--batch-samples", c.batch_samples, "Samples per batch")->type_name("N")->check(an_int)->default_val(32);
+  cmd->add_option("--batch-samples", c.batch_samples, "Samples per batch")->type_name("N")->transform(an_int)->default_val(32);
   cmd->add_option("--decode", opt->decode, "Worker stage: jpeg (libjpeg-turbo decode, crop, flip, normalise) or synthetic")
       ->check(CLI::IsMember({"jpeg", "synthetic"}))
       ->type_name("jpeg|synthetic")
       ->default_val("synthetic");
   cmd->add_option("--cpu-work", c.cpu_work_ns_per_kib, "Synthetic stage: calibrated CPU work per KiB of sample, in ns")
       ->type_name("NS_PER_KB")->default_val(0);
-  cmd->add_option("--dataset-samples", c.dataset_samples, "Distinct samples in the in-memory dataset")->type_name("N")->check(an_int)->default_val(64);
+  cmd->add_option("--dataset-samples", c.dataset_samples, "Distinct samples in the in-memory dataset")->type_name("N")->transform(an_int)->default_val(64);
   cmd->add_option("--step-compute", opt->step_compute, "Compute per step after the checksum kernel (2ms, 500us; at most 60s)")
       ->type_name("TIME")->default_val("2ms");
-  cmd->add_option("--steps", c.steps, "Measured steps")->type_name("N")->check(an_int)->default_val(50);
-  cmd->add_option("--warmup", c.warmup, "Steps run and checked before measuring")->type_name("N")->check(an_int)->default_val(5);
+  cmd->add_option("--steps", c.steps, "Measured steps")->type_name("N")->transform(an_int)->default_val(50);
+  cmd->add_option("--warmup", c.warmup, "Steps run and checked before measuring")->type_name("N")->transform(an_int)->default_val(5);
   cmd->add_option("--contention", opt->contention, "Background load: stream:NODE:THREADS[:SIZE][@CPUS] and/or spin:CPUS, joined with +")
       ->type_name("SPEC");
   cmd->add_option("--stall-timeout", opt->stall_timeout, "A stage waiting this long is a stall (error), at most 1h (auto: 10s + 10 x step compute)")

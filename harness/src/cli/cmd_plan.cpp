@@ -11,6 +11,7 @@
 #include "placebench/harness/errors.h"
 #include "placebench/harness/placement/plan.h"
 #include "placebench/harness/topology/inventory.h"
+#include "placebench/harness/terminal_text.h"
 #include "placebench/hostpipe/cpulist.h"
 
 namespace placebench::harness {
@@ -73,7 +74,7 @@ int run_plan(PlanOptions& opt) {
   if (opt.json)
     std::cout << with_evidence(plan_to_json(inv, plans)).dump(2) << "\n";
   else
-    std::cout << plan_table(inv, plans);
+    std::cout << terminal_lines(plan_table(inv, plans));
   return kExitOk;
 }
 
@@ -90,7 +91,7 @@ void add_plan_command(CLI::App& app, CommandAction& action) {
   add_placement_options(cmd, opt->request);
   cmd->add_option("--workers", opt->request.workers, "Workers sharing the device's node (disjoint CPU sets)")
       ->type_name("W")
-      ->check(whole_number(1, kMaxCount, "POSITIVE"))
+      ->transform(whole_number(1, kMaxCount, "POSITIVE"))
       ->default_val(1);
   cmd->add_flag("--json", opt->json, "Print one JSON object instead of the table");
   cmd->callback([opt, &action] { action = [opt] { return run_plan(*opt); }; });

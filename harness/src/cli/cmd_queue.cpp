@@ -22,7 +22,7 @@ struct QueueOptions {
 };
 
 int run_queue_command(const QueueOptions& opt) {
-  refuse_existing_out(opt.output.out);
+  refuse_existing_out(opt.output);
   FeasibilityInput inv = parse_feasibility_text(
       read_input_file(opt.inventory, "give --inventory a YAML or JSON inventory (the `feasible` format)", kMaxConfigBytes), opt.inventory);
   JobMix mix = load_job_mix(opt.mix);
@@ -40,7 +40,7 @@ void add_queue_command(CLI::App& app, CommandAction& action) {
       ->type_name("FILE")->required();
   cmd->add_option("--mix", opt->mix, "Job mix YAML: seed, horizon, drain, classes (docs/queue-replay.md)")->type_name("FILE")->required();
   cmd->add_option("--seed", opt->seed, "Seed of the arrivals (overrides the mix's; recorded in the JSON)")
-      ->type_name("N")->check(whole_number(0, 1ll << 62, "NONNEGATIVE"));
+      ->type_name("N")->transform(whole_number(0, 1ll << 62, "NONNEGATIVE"));
   add_report_output(*cmd, opt->output, "Also write the JSON to this new file (for `decide --queue-from`)",
                     "Print one JSON object (fields in docs/queue-replay.md)");
   cmd->callback([opt, &action] { action = [opt] { return run_queue_command(*opt); }; });

@@ -15,6 +15,7 @@
 #include <memory>
 
 #include "placebench/harness/cli/cli.h"
+#include "placebench/harness/cli/out_file.h"
 #include "placebench/harness/errors.h"
 
 namespace placebench::harness {
@@ -67,6 +68,10 @@ fs::path find_home() {
 }
 
 int run_report(const ReportOptions& o) {
+  // The output rule (out_file.h) for what the path is; report.py then replaces an existing regular file
+  // only when it is a report that report.py wrote (docs/reports.md).
+  const OutputTarget out = check_output("-o", o.output, true);
+  const std::string output = out.to_stdout ? "-" : out.file;
   fs::path home = find_home();
   std::string python = env_or_empty("PLACEBENCH_PYTHON");
   bool from_path = false;
@@ -82,7 +87,7 @@ int run_report(const ReportOptions& o) {
   }
   std::vector<std::string> args = {python, (home / "scripts" / "report.py").string()};
   args.insert(args.end(), o.inputs.begin(), o.inputs.end());
-  args.insert(args.end(), {"-o", o.output});
+  args.insert(args.end(), {"-o", output});
   if (!o.title.empty()) args.insert(args.end(), {"--title", o.title});
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
@@ -107,7 +112,7 @@ void add_report_command(CLI::App& app, CommandAction& action) {
   cmd->add_option("inputs", o->inputs, "Run directories and JSON results (staging, pipeline, collective, gang, decide)")
       ->required()
       ->type_name("INPUT");
-  cmd->add_option("-o,--output", o->output, "The HTML file to write")->type_name("FILE")->capture_default_str();
+  cmd->add_option("-o,--output", o->output, "The HTML file to write (- for standard output; an existing file only when it is an earlier report)")->type_name("FILE")->capture_default_str();
   cmd->add_option("--title", o->title, "Title of the report (default: from the inputs)");
   cmd->callback([o, &action] { action = [o] { return run_report(*o); }; });
 }

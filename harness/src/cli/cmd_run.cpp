@@ -15,10 +15,12 @@
 
 #include "placebench/collectives/mpi_session.h"
 #include "placebench/harness/cli/cli.h"
+#include "placebench/harness/cli/options.h"
 #include "placebench/harness/collectives_driver/mpi_command.h"
 #include "placebench/harness/errors.h"
 #include "placebench/harness/runner/default_config.h"
 #include "placebench/harness/runner/experiment_runner.h"
+#include "placebench/harness/terminal_text.h"
 
 namespace placebench::harness {
 namespace {
@@ -82,7 +84,7 @@ bool under_mpirun() {
 }
 
 void print_outcome(const RunOutcome& outcome) {
-  std::cout << render_analysis_table(outcome.classes, outcome.complete);
+  std::cout << terminal_lines(render_analysis_table(outcome.classes, outcome.complete));
   if (!outcome.node_dirs.empty()) {
     // --per-node: the table is this node's; every node's directory follows.
     std::cout << "Results (" << outcome.node_dirs.size() << " node" << (outcome.node_dirs.size() == 1 ? "" : "s")
@@ -162,14 +164,7 @@ void add_run_command(CLI::App& app, CommandAction& action, const std::string& co
   cmd->add_option("--out", o->out, "Run directory (default: <experiment output>/<timestamp>-<host>/); with --per-node, the folder of <node>/<timestamp>-<node>/")->type_name("DIR");
   cmd->add_option("--seed", o->seed, "The schedule's seed (default: experiment.seed, else a fresh one per run; recorded in run.json)")
       ->type_name("S")
-      ->check(CLI::Validator(
-          [](std::string& s) -> std::string {
-            // As experiment.seed: 0 to 2^62 (checked on the text: a negative number would wrap round).
-            bool digits = !s.empty() && s.size() <= 19 && s.find_first_not_of("0123456789") == std::string::npos;
-            if (!digits || std::stoull(s) > static_cast<unsigned long long>(config_limits::kMaxSeed)) return "must be a whole number from 0 to 2^62, got " + s;
-            return {};
-          },
-          ""));
+      ->transform(whole_number(0, config_limits::kMaxSeed));  // as experiment.seed
   cmd->add_option("--rounds", o->rounds, "Override the rounds as MIN:MAX")->type_name("MIN:MAX");
   cmd->add_option("--order", o->order, "Arm order within a round")
       ->check(CLI::IsMember({"random", "abba", "fixed"}))

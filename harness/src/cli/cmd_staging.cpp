@@ -8,6 +8,7 @@
 #include "placebench/harness/errors.h"
 #include "placebench/harness/units.h"
 #include "placebench/harness/workloads/staging.h"
+#include "placebench/harness/terminal_text.h"
 
 namespace placebench::harness {
 namespace {
@@ -34,7 +35,7 @@ int run_staging_command(StagingOptions& opt) {
   if (opt.json)
     std::cout << with_evidence(staging_to_json(result)).dump(2) << "\n";
   else
-    std::cout << render_staging_table(result);
+    std::cout << terminal_lines(render_staging_table(result));
   return kExitOk;
 }
 
@@ -62,11 +63,11 @@ void add_staging_command(CLI::App& app, CommandAction& action) {
       ->default_val("pinned");
   cmd->add_option("--sizes", opt->sizes, "Sizes: START:END:xFACTOR or a list (4K,64M); 64M = 64 MiB, 64MB = 64,000,000 bytes; at most 1T")->type_name("SPEC")->default_val("4K:64M:x4");
   cmd->add_option("--samples", opt->config.samples, "Timed samples per size")->type_name("N")
-      ->check(whole_number(1, kMaxCount, "POSITIVE"))->default_val(20);
+      ->transform(whole_number(1, kMaxCount, "POSITIVE"))->default_val(20);
   cmd->add_option("--copies", opt->config.copies_per_sample, "Copies per sample (0: about 2 ms worth)")
-      ->type_name("N")->check(whole_number(0, kMaxCount, "NONNEGATIVE"))->default_val(0);
+      ->type_name("N")->transform(whole_number(0, kMaxCount, "NONNEGATIVE"))->default_val(0);
   cmd->add_option("--warmup", opt->config.warmup_copies, "Untimed warm-up copies per size")->type_name("N")
-      ->check(whole_number(0, kMaxCount, "NONNEGATIVE"))->default_val(2);
+      ->transform(whole_number(0, kMaxCount, "NONNEGATIVE"))->default_val(2);
   cmd->add_flag("--json", opt->json, "Print one JSON object: backend and rows (with every sample and the placement)");
   cmd->callback([opt, &action] { action = [opt] { return run_staging_command(*opt); }; });
 }

@@ -1,13 +1,19 @@
 // `placebench topo`: the node inventory (live or from a saved hwloc XML), as a table or JSON,
 // and --export of the live topology for offline planning.
+#include <hwloc.h>
+
+#include <cerrno>
+#include <cstring>
 #include <iostream>
 #include <memory>
 
 #include "placebench/harness/cli/cli.h"
 #include "placebench/harness/cli/json_output.h"
+#include "placebench/harness/cli/out_file.h"
 #include "placebench/harness/errors.h"
 #include "placebench/harness/topology/inventory_diff.h"
 #include "placebench/harness/topology/inventory_format.h"
+#include "placebench/harness/terminal_text.h"
 
 namespace placebench::harness {
 namespace {
@@ -18,7 +24,21 @@ struct TopoOptions {
   std::string pci_gpus = "auto";
   std::string expect_file;
   bool json = false;
+  bool force = false;
 };
+
+// The live topology as hwloc XML v2 (with I/O objects), in memory, for the output rule (out_file.h) to
+// write: atomically, so a full disk or a kill leaves the old file (or none), never half an XML.
+// (Topology::export_xml(path) writes a file by itself, past the rule: no longer used by the CLI.)
+std::string topology_xml(const Topology& topo) {
+  char* buffer = nullptr;
+  int length = 0;
+  if (hwloc_topology_export_xmlbuffer(topo.get(), &buffer, &length, 0) != 0 || !buffer)
+    throw std::runtime_error(std::string("hwloc could not export the topology (") + std::strerror(errno) + ")");
+  std::string xml(buffer, length > 0 ? static_cast<std::size_t>(length - 1) : 0);  // length counts the final NUL
+  hwloc_free_xmlbuffer(topo.get(), buffer);
+  return xml;
+}
 
 PciGpuFallback parse_pci_gpus(const std::string& v) {
   if (v == "auto") return PciGpuFallback::kAuto;
@@ -29,10 +49,12 @@ PciGpuFallback parse_pci_gpus(const std::string& v) {
 int run_topo(const TopoOptions& opt) {
   if (!opt.topology_file.empty() && !opt.export_file.empty())
     throw InputError("topo: --export saves the live machine; it cannot be combined with --topology");
+  const OutputTarget exported = check_output("--export", opt.export_file, opt.force);
   Topology topo = opt.topology_file.empty() ? Topology::load_live() : Topology::load_file(opt.topology_file);
-  if (!opt.export_file.empty()) {
-    topo.export_xml(opt.export_file);
+  if (exported.given()) {
+    write_output(exported, topology_xml(topo));
     std::cerr << "placebench topo: saved the live topology to " << opt.export_file << "\n";
+    if (exported.to_stdout) return kExitOk;  // the XML is this command's output
   }
   Inventory inv = build_inventory(topo, parse_pci_gpus(opt.pci_gpus));
   if (topo.is_live()) cross_check_live(inv, kernels::query_device_runtime());
@@ -40,7 +62,7 @@ int run_topo(const TopoOptions& opt) {
   if (opt.json)
     std::cout << with_evidence(inventory_to_json(inv)).dump(2) << "\n";
   else
-    std::cout << render_inventory_table(inv);
+    std::cout << terminal_lines(render_inventory_table(inv));
   return kExitOk;
 }
 
@@ -53,6 +75,7 @@ void add_topo_command(CLI::App& app, CommandAction& action) {
       ->type_name("FILE.xml");
   cmd->add_option("--export", opt->export_file, "Save the live topology, with I/O objects, as hwloc XML to this file")
       ->type_name("FILE.xml");
+  add_force_flag(*cmd, opt->force);
   cmd->add_option("--pci-gpus", opt->pci_gpus,
                   "Count NVIDIA PCI display devices without a CUDA/NVML OS device as GPUs (auto: only live)")
       ->check(CLI::IsMember({"auto", "on", "off"}))

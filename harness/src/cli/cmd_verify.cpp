@@ -13,6 +13,7 @@
 #include "placebench/harness/placement/record.h"
 #include "placebench/harness/topology/inventory.h"
 #include "placebench/harness/units.h"
+#include "placebench/harness/terminal_text.h"
 #include "placebench/hostpipe/cpulist.h"
 #include "placebench/hostpipe/process_limits.h"
 #include "placebench/kernels/staging_copy.h"
@@ -24,7 +25,7 @@ struct VerifyOptions {
   std::string arm;
   std::string bytes = "64M";
   PlanRequest request;
-  bool json = false;
+  bool json = false, force = false;
   std::string out;
 };
 
@@ -69,7 +70,7 @@ int run_verify(VerifyOptions& opt) {
   if (!arm) throw InputError("--arm: unknown arm '" + opt.arm + "'; accepted: " + arm_names_list());
   std::size_t bytes = parse_size(opt.bytes, "--bytes", kMaxBufferBytes);
   check_verify_memory(bytes);
-  if (!opt.out.empty()) check_out_file(opt.out);
+  OutputTarget out = check_output("--out", opt.out, opt.force);
   Topology topo = Topology::load_live();  // verification only ever runs on the live machine
   Inventory inv = build_inventory(topo);
   cross_check_live(inv, kernels::query_device_runtime());
@@ -90,11 +91,8 @@ int run_verify(VerifyOptions& opt) {
     }
   }
   std::string json = verify_json(placed.record).dump(2) + "\n";
-  if (!opt.out.empty()) write_out_file(opt.out, json);  // a failed record is evidence too
-  if (opt.json)
-    std::cout << json;
-  else
-    std::cout << record_table(placed.record, bytes);
+  write_output(out, json);  // a failed record is evidence too
+  if (!out.to_stdout) std::cout << (opt.json ? json : terminal_lines(record_table(placed.record, bytes)));
   if (registered) kernels::host_unregister(placed.buffer.data());
   return placed.record.status == "verified" ? kExitOk : kExitFailed;
 }
@@ -109,8 +107,9 @@ void add_verify_command(CLI::App& app, CommandAction& action) {
   cmd->add_option("--bytes", opt->bytes, "Buffer to allocate and touch (4K, 64M = 64 MiB, 64MB = 64,000,000 bytes; at most 1T and 80% of MemAvailable)")->type_name("SIZE")->default_val("64M");
   add_placement_options(cmd, opt->request);
   cmd->add_flag("--json", opt->json, "Print the placement record as JSON");
-  cmd->add_option("--out", opt->out, "Also write the JSON record to this new file (whole or not at all; an existing file is refused)")
+  cmd->add_option("--out", opt->out, "Also write the JSON record to this file (whole or not at all; an existing file only with --force)")
       ->type_name("FILE");
+  add_force_flag(*cmd, opt->force);
   cmd->callback([opt, &action] { action = [opt] { return run_verify(*opt); }; });
 }
 

@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include "placebench/harness/decisions/queue_replay.h"
+#include "placebench/harness/terminal_text.h"
 
 namespace placebench::harness::decisions {
 namespace {
@@ -57,12 +58,12 @@ nlohmann::json queue_replay_to_json(const QueueReplay& r) {
 
 std::string render_queue_table(const QueueReplay& r) {
   std::string out = fmt::format("queue replay: {} jobs over {:.1f}h on {} GPUs (seed {}; {})\n", r.jobs, r.mix.horizon_s / 3600, r.total_gpus,
-                                r.mix.seed, r.inventory_file);
+                                r.mix.seed, escape_control(r.inventory_file));
   out += fmt::format("{:<26} {:<14} {:>7} {:>9} {:>9} {:>9} {:>9} {:>7} {:>10} {:>10} {:>7}\n", "combination", "class", "started",
                      "queue p50", "queue p90", "queue p99", "exec mean", "remote", "done GPU-h", "strand GPU-h", "frag%");
   for (const auto& o : r.outcomes)
     for (const auto& c : o.classes)
-      out += fmt::format("{:<26} {:<14} {} {:>10.1f} {:>12.1f} {:>6.1f}%\n", combination_name(o.combination), c.name,
+      out += fmt::format("{:<26} {:<14} {} {:>10.1f} {:>12.1f} {:>6.1f}%\n", combination_name(o.combination), escape_control(c.name),
                          class_cells(c), c.completed_gpu_h, c.stranded_gpu_h, o.fragmentation_share * 100);
   return out;
 }

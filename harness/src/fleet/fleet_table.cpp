@@ -6,6 +6,7 @@
 #include <map>
 
 #include "placebench/harness/fleet/fleet.h"
+#include "placebench/harness/terminal_text.h"
 
 namespace placebench::harness::fleet {
 
@@ -16,10 +17,10 @@ std::string render_fleet_table(const FleetReport& r) {
       if (!m.slowdown_pct) continue;
       auto it = worst.find(m.host);
       if (it == worst.end() || *m.slowdown_pct > it->second.first)
-        worst[m.host] = {*m.slowdown_pct, fmt::format("{}/{} gpu {}", row.class_name, row.arm, row.gpu)};
+        worst[m.host] = {*m.slowdown_pct, fmt::format("{}/{} gpu {}", escape_control(row.class_name), escape_control(row.arm), row.gpu)};
     }
   std::size_t width = 4;
-  for (const NodeVerdict& v : r.verdicts) width = std::max(width, v.host.size());
+  for (const NodeVerdict& v : r.verdicts) width = std::max(width, escape_control(v.host).size());
   std::string out = fmt::format("fleet: {} nodes, {} suspect, tolerance {:g}%, {} metrics\n", r.input.nodes.size(),
                                 r.suspects.size(), r.options.tolerance_pct, r.metrics.size());
   out += fmt::format("{:<{}}  {:<7}  {:>9}  {}\n", "host", width, "verdict", "worst", "where / reasons");
@@ -27,17 +28,17 @@ std::string render_fleet_table(const FleetReport& r) {
     auto w = worst.find(v.host);
     std::string worst_pct = w == worst.end() ? "-" : fmt::format("{:+.1f}%", w->second.first);
     std::string where = w == worst.end() ? "" : w->second.second;
-    std::string line = fmt::format("{:<{}}  {:<7}  {:>9}  {}", v.host, width, v.suspect ? "SUSPECT" : "pass", worst_pct, where);
+    std::string line = fmt::format("{:<{}}  {:<7}  {:>9}  {}", escape_control(v.host), width, v.suspect ? "SUSPECT" : "pass", worst_pct, where);
     out += line.substr(0, line.find_last_not_of(' ') + 1) + "\n";
-    for (const std::string& reason : v.reasons) out += fmt::format("{:<{}}    - {}\n", "", width, reason);
+    for (const std::string& reason : v.reasons) out += fmt::format("{:<{}}    - {}\n", "", width, escape_control(reason));
   }
-  for (const SkippedRun& s : r.input.skipped) out += fmt::format("skipped {}: {}\n", s.dir, s.reason);
+  for (const SkippedRun& s : r.input.skipped) out += fmt::format("skipped {}: {}\n", escape_control(s.dir), escape_control(s.reason));
   if (!r.suspects.empty()) {
     out += "suspects, worst first:";
-    for (const Suspect& s : r.suspects) out += " " + s.host;
+    for (const Suspect& s : r.suspects) out += " " + escape_control(s.host);
     out += "\n";
   }
-  for (const std::string& w : r.warnings) out += "warning: " + w + "\n";
+  for (const std::string& w : r.warnings) out += "warning: " + escape_control(w) + "\n";
   return out;
 }
 

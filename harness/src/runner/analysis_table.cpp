@@ -7,6 +7,7 @@
 #include <fmt/ranges.h>
 
 #include "placebench/harness/runner/analysis.h"
+#include "placebench/harness/terminal_text.h"
 
 namespace placebench::harness {
 namespace {
@@ -33,8 +34,8 @@ std::string detectable_text(const ArmAnalysis& a) {
 std::string render_analysis_table(const std::vector<ClassAnalysis>& classes, bool complete) {
   std::string out;
   for (const auto& c : classes) {
-    out += fmt::format("Class {}: baseline {}, statistic {} per trial, margin ±{}%, {} complete rounds: {}\n", c.name,
-                       c.baseline, c.statistic, c.margin_pct, c.rounds_done, c.stop_words);
+    out += fmt::format("Class {}: baseline {}, statistic {} per trial, margin ±{}%, {} complete rounds: {}\n", escape_control(c.name),
+                       escape_control(c.baseline), c.statistic, c.margin_pct, c.rounds_done, c.stop_words);
     out += fmt::format("  plan: looks at rounds {}; each look's ratio CI at {:.3f}% (Pocock boundary z {:.3f}, "
                        "family {:g}% over {} comparison{})\n",
                        fmt::join(c.looks, ", "), c.look_confidence * 100, c.boundary_z, c.family_confidence * 100,

@@ -10,6 +10,7 @@
 #include "placebench/harness/evidence.h"
 #include "placebench/harness/input_file.h"
 #include "placebench/harness/topology/inventory_read.h"
+#include "placebench/harness/terminal_text.h"
 #include "placebench/hostpipe/cpulist.h"
 #include "placebench/hostpipe/sysmetrics/proc_readers.h"
 
@@ -150,10 +151,11 @@ int report_expected_inventory(const Inventory& actual, bool live, const std::str
     stamp_evidence(j);
     out << j.dump(2) << "\n";
   } else {
-    out << (differences.empty() ? "topology matches " + expect_path + "\n"
-                                : fmt::format("topology differs from {} ({} difference(s)):\n", expect_path, differences.size()));
-    for (const std::string& d : differences) out << "  " << d << "\n";
-    for (const std::string& d : no_node) out << "  flag: " << d << "\n";
+    const std::string shown = escape_control(expect_path);
+    out << (differences.empty() ? "topology matches " + shown + "\n"
+                                : fmt::format("topology differs from {} ({} difference(s)):\n", shown, differences.size()));
+    for (const std::string& d : differences) out << "  " << escape_control(d) << "\n";
+    for (const std::string& d : no_node) out << "  flag: " << escape_control(d) << "\n";
   }
   return differences.empty() ? kExitOk : kExitFailed;
 }

@@ -12,10 +12,14 @@ struct WriteError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// Replaces `path` with `data`: written to PATH.tmp, fsync'ed, renamed over PATH, the directory fsync'ed.
+// Replaces `path` with `data`: written to PATH.tmp (created afresh, never through a link planted there), fsync'ed, renamed over PATH, the directory fsync'ed.
 // Readers see the old file or the new one, never part of one. On failure PATH.tmp is removed and PATH is
 // untouched. `fix` ends the message (default: free space or check permissions).
 void write_file_atomically(const std::string& path, const std::string& data, const std::string& fix = "");
+
+// The same for a file that must not exist yet: the final rename fails (WriteError, "File exists") when
+// PATH appeared meanwhile, so nothing that another process wrote there is replaced.
+void write_new_file_atomically(const std::string& path, const std::string& data, const std::string& fix = "");
 
 // Appends `data` to `path` (created when absent) and fsyncs it before returning. On failure the file is
 // cut back to its length before the call, so no partial record is left behind.

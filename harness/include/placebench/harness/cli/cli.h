@@ -31,6 +31,14 @@ void add_audit_command(CLI::App& app, CommandAction& action);
 void add_admission_command(CLI::App& app, CommandAction& action);
 void add_queue_command(CLI::App& app, CommandAction& action);
 
+// Every subcommand above on `app`, then the integer rule (options.h) applied to all of them. Tests walk
+// the result to find every option of a kind (tests/cli/integer_options_cli_test.cpp).
+void add_all_commands(CLI::App& app, CommandAction& action, const std::string& command_line);
+
+// The one line run_cli prints for a command-line error ("placebench SUB: MESSAGE; see `placebench SUB
+// --help`"), the offending value's control characters escaped.
+std::string parse_error_message(const CLI::App& app, const CLI::ParseError& e);
+
 int run_cli(int argc, char** argv);
 
 }  // namespace placebench::harness

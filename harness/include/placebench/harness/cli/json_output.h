@@ -18,17 +18,18 @@ inline nlohmann::json with_evidence(nlohmann::json object) {
   return object;
 }
 
-// check_out_file (out_file.h) when --out is given: checked before any work.
-void refuse_existing_out(const std::string& out);
-
 // Where a report command's result goes: printed as a table or as JSON (--json), and also written whole to
-// a new file (--out FILE) when given.
+// a file (--out FILE, under the output rule of out_file.h; `--out -` prints the JSON instead of the table).
 struct ReportOutput {
   std::string out;
   bool json = false;
+  bool force = false;
 };
 
-// Adds --out FILE, then --json, to `cmd`, with the command's own help texts.
+// check_output (out_file.h) for --out: call it before any work.
+void refuse_existing_out(const ReportOutput& output);
+
+// Adds --out FILE, --json and --force to `cmd`, with the command's own help texts.
 void add_report_output(CLI::App& cmd, ReportOutput& output, const std::string& out_help, const std::string& json_help);
 
 // Stamps `j`, writes it to `output.out` (if given), then prints the JSON (`output.json`) or `table`.

@@ -1,0 +1,22 @@
+// Text from inputs (host names, thread names that the audited process sets, annotation values, class
+// names) made safe to print: a control character would otherwise move the cursor, recolour the terminal
+// or, as a line break, add a fake row to a table. One escaping for every printer and every message.
+#pragma once
+#include <string>
+#include <string_view>
+
+namespace placebench::harness {
+
+// Every C0 control (line breaks and tabs too), DEL and C1 control (U+0080..U+009F, which some terminals
+// obey as ESC [ and the like) written as an escape: \n, \r, \t, \xNN, \u0085. Other text is unchanged.
+std::string escape_control(std::string_view text);
+
+// The same for a whole table or report, keeping its own line breaks: for the text a command prints.
+std::string terminal_lines(std::string_view text);
+
+// A value for Markdown read as HTML (GitHub's step summary), outside code spans: escape_control, then
+// & < > ` as HTML entities and | as \| (a table cell), so `<img src=x onerror=...>` shows as text. (Not for
+// code spans, where entities show as written: text from inputs is never put in one.)
+std::string markdown_text(std::string_view text);
+
+}  // namespace placebench::harness

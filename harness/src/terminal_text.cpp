@@ -1,0 +1,58 @@
+// Escaping for terminals and Markdown (see terminal_text.h).
+#include "placebench/harness/terminal_text.h"
+
+#include "placebench/harness/errors.h"
+
+namespace placebench::harness {
+namespace {
+
+const char* const kHex = "0123456789abcdef";
+
+bool is_c1_at(std::string_view text, std::size_t i) {  // U+0080..U+009F in UTF-8: C2 80..C2 9F
+  return static_cast<unsigned char>(text[i]) == 0xc2 && i + 1 < text.size() && static_cast<unsigned char>(text[i + 1]) >= 0x80 &&
+         static_cast<unsigned char>(text[i + 1]) <= 0x9f;
+}
+
+}  // namespace
+
+// C0 and DEL as errors.h writes them in a message (one_line_message), and C1 as \u00NN.
+std::string escape_control(std::string_view text) {
+  std::string out;
+  std::size_t start = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (!is_c1_at(text, i)) continue;
+    const auto low = static_cast<unsigned char>(text[i + 1]);
+    out += one_line_message(std::string(text.substr(start, i - start))) + "\\u00" + kHex[low >> 4] + kHex[low & 15];
+    start = ++i + 1;
+  }
+  return out + one_line_message(std::string(text.substr(start)));
+}
+
+std::string terminal_lines(std::string_view text) {
+  std::string out;
+  for (std::size_t start = 0; start <= text.size();) {
+    std::size_t end = text.find('\n', start);
+    out += escape_control(text.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start));
+    if (end == std::string_view::npos) break;
+    out += '\n';
+    start = end + 1;
+  }
+  return out;
+}
+
+std::string markdown_text(std::string_view text) {
+  std::string out;
+  for (char c : escape_control(text)) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '`': out += "&#96;"; break;
+      case '|': out += "\\|"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+}  // namespace placebench::harness

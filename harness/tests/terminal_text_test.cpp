@@ -1,0 +1,26 @@
+// The one escaping of text from inputs for terminals and Markdown (terminal_text.h).
+#include "placebench/harness/terminal_text.h"
+
+#include <gtest/gtest.h>
+
+using namespace placebench::harness;
+
+TEST(TerminalText, ControlCharactersAreEscapedAndOtherTextKept) {
+  EXPECT_EQ(escape_control("node-07 GPU ü"), "node-07 GPU ü");
+  EXPECT_EQ(escape_control("a\nb\rc\td"), "a\\nb\\rc\\td");
+  EXPECT_EQ(escape_control("\x1b[2J\x1b]0;owned\x07"), "\\x1b[2J\\x1b]0;owned\\x07");
+  EXPECT_EQ(escape_control(std::string("x\0y", 3)), "x\\x00y");
+  EXPECT_EQ(escape_control("\x7f"), "\\x7f");
+  EXPECT_EQ(escape_control("\xc2\x9b" "31m"), "\\u009b31m");  // C1 CSI, which some terminals obey
+  EXPECT_EQ(escape_control("\xc2\xa0"), "\xc2\xa0");          // U+00A0 is text
+}
+
+TEST(TerminalText, ATableKeepsItsOwnLineBreaks) {
+  EXPECT_EQ(terminal_lines("host  verdict\nnode\x1b[31m  pass\n"), "host  verdict\nnode\\x1b[31m  pass\n");
+}
+
+TEST(TerminalText, MarkdownShowsHtmlAsText) {
+  EXPECT_EQ(markdown_text("<img src=x onerror=alert(1)>"), "&lt;img src=x onerror=alert(1)&gt;");
+  EXPECT_EQ(markdown_text("a|b `c` \"d\" 'e' &f"), "a\\|b &#96;c&#96; \"d\" 'e' &amp;f");
+  EXPECT_EQ(markdown_text("two\nlines"), "two\\nlines");
+}
