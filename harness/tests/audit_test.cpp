@@ -128,9 +128,8 @@ TEST(AuditManagers, EachDisagreementIsNamed) {
   find_disagreements(r, o, p);
   std::string all;
   for (const auto& d : r.disagreements) all += d + "\n";
-  EXPECT_NE(all.find("GPU GPU-bbbbbbbb-1111-2222-3333-444444444444 is visible (NVIDIA_VISIBLE_DEVICES) but HAMi's "
-                     "hami.io/vgpu-devices-allocated records GPU-aaaaaaaa"), std::string::npos) << all;
-  EXPECT_NE(all.find("HAMi allocated GPU GPU-aaaaaaaa-1111-2222-3333-444444444444"), std::string::npos) << all;
+  EXPECT_NE(all.find("HAMi annotated GPU GPU-aaaaaaaa-1111-2222-3333-444444444444 (hami.io/vgpu-devices-allocated), the container "
+                     "sees GPU GPU-bbbbbbbb-1111-2222-3333-444444444444 (NVIDIA_VISIBLE_DEVICES)"), std::string::npos) << all;
   EXPECT_NE(all.find("CPUs 4 are allowed but the CPU manager did not assign them"), std::string::npos) << all;
   EXPECT_NE(all.find("memory nodes 1 are allowed but the memory manager assigned 0"), std::string::npos) << all;
   EXPECT_NE(all.find("hami.io/numa-alignment=strict asks for CPUs on the GPU's node"), std::string::npos) << all;
@@ -213,6 +212,26 @@ TEST(InventoryDiff, NamesEveryDifference) {
   Inventory file = two_nodes();
   file.gpus[0].numa_node = -1;
   EXPECT_EQ(devices_without_numa_node(file, false).size(), 1u);
+}
+
+}  // namespace
+
+namespace {
+
+TEST(AuditManagers, HamiIsComparedWithTheGpuAnIndexFormResolvesTo) {
+  // NVIDIA_VISIBLE_DEVICES=1 (an index, as some device plugins write it) resolved to GPU-bbbb...; HAMi annotated GPU-aaaa...
+  AuditObservation o = observed({1, 2}, {0}, "1");
+  WorkloadGpu w;
+  w.named = "1";
+  w.uuid = "GPU-bbbbbbbb-1111-2222-3333-444444444444";
+  o.workload_gpus.gpus.push_back(w);
+  std::vector<GpuPlacement> p = {classify_placement(gpu_on(0), kNodes, {1, 2}, {{0, 4}}, {})};
+  ManagersReport r = read_managers(fixture_options(), o);
+  find_disagreements(r, o, p);
+  std::string all;
+  for (const auto& d : r.disagreements) all += d + "\n";
+  EXPECT_NE(all.find("HAMi annotated GPU GPU-aaaaaaaa-1111-2222-3333-444444444444 (hami.io/vgpu-devices-allocated), the container "
+                     "sees GPU GPU-bbbbbbbb-1111-2222-3333-444444444444 (NVIDIA_VISIBLE_DEVICES)"), std::string::npos) << all;
 }
 
 }  // namespace

@@ -63,3 +63,49 @@ TEST(DraRecords, ADocumentThatIsNotAListIsBadInputNamingTheFile) {
 }
 
 }  // namespace
+
+namespace {
+
+const std::string kMetadataDir = std::string(PLACEBENCH_SOURCE_DIR) + "/tests/fixtures/audit/dra/metadata";
+
+TEST(DraMetadata, TheFirstKnownVersionOfTheStreamGivesTheContainersOwnDevice) {
+  std::vector<std::string> warnings, notes;
+  std::vector<DraGpu> gpus = read_dra_metadata_dir(kMetadataDir, warnings, notes);
+  EXPECT_TRUE(warnings.empty()) << warnings[0];
+  ASSERT_EQ(gpus.size(), 1u);  // the v1beta1 object (unknown here) is skipped, the v1alpha1 one read
+  EXPECT_EQ(gpus[0].device, "gpu-2");
+  EXPECT_EQ(gpus[0].pci_bus_id, "0000:b1:00.0");
+  EXPECT_EQ(gpus[0].uuid, "GPU-cccccccc-1111-2222-3333-444444444444");
+  EXPECT_TRUE(gpus[0].container_own);
+  EXPECT_FALSE(gpus[0].numa_node.has_value());
+  EXPECT_EQ(dra_gpus_of(gpus, "some-other-uid", "").size(), 1u);  // its own, whatever the pod identity
+}
+
+TEST(DraMetadata, EmptyUnknownAndDamagedFiles) {
+  std::vector<std::string> notes;
+  EXPECT_TRUE(parse_dra_metadata("", "e.json", notes).empty());
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_NE(notes[0].find("e.json is empty"), std::string::npos);
+  EXPECT_TRUE(parse_dra_metadata(R"({"kind":"DeviceMetadata","apiVersion":"metadata.resource.k8s.io/v9"})", "v.json", notes).empty());
+  EXPECT_NE(notes[1].find("found metadata.resource.k8s.io/v9"), std::string::npos) << notes[1];
+  EXPECT_THROW(parse_dra_metadata("{\"kind\":", "d.json", notes), InputError);
+}
+
+TEST(DraTargets, AnIdentifiedDraGpuIsJudgedAndOneWithoutPlaceIsUnknown) {
+  AuditObservation o;
+  GpuInfo b1;
+  b1.pci_bus_id = "0000:b1:00.0";
+  b1.numa_node = 1;
+  o.inventory.hidden_gpus.push_back(b1);
+  DraGpu placed, lost;
+  placed.device = "gpu-2", placed.claim = "ml/x", placed.pci_bus_id = "0000:b1:00.0", placed.source = "m.json";
+  lost.device = "gpu-9", lost.claim = "ml/x", lost.pci_bus_id = "0000:ff:00.0", lost.source = "m.json";
+  add_dra_targets(o, {placed, lost});
+  ASSERT_EQ(o.targets.size(), 2u);
+  EXPECT_EQ(o.targets[0].label, "DRA GPU gpu-2 (claim ml/x)");
+  EXPECT_EQ(o.targets[0].numa_node, 1);
+  EXPECT_EQ(o.targets[0].unknown_reason, "");
+  EXPECT_NE(o.targets[1].unknown_reason.find("no numaNode attribute and the topology has no GPU at 0000:ff:00.0"), std::string::npos);
+}
+
+}  // namespace

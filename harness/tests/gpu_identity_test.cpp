@@ -132,3 +132,20 @@ TEST(GpuIdentity, MigDevicesArePlacedOnTheirGpu) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(GpuIdentity, CudaDeviceOrderFastestFirstOverTwoModelsMakesAnIndexUnknown) {
+  std::vector<GpuInfo> mixed = node();
+  mixed[2].name = "NVIDIA H200";
+  mixed[3].name = "NVIDIA L40S";
+  WorkloadGpus fastest = resolve_workload_gpus(mixed, ids(), std::string("2,3"), std::string("0"), std::nullopt);
+  ASSERT_EQ(fastest.gpus.size(), 1u);
+  EXPECT_FALSE(fastest.gpus[0].gpu.has_value());
+  EXPECT_NE(fastest.gpus[0].unknown_reason.find("CUDA_DEVICE_ORDER is unset (FASTEST_FIRST)"), std::string::npos)
+      << fastest.gpus[0].unknown_reason;
+  WorkloadGpus pci = resolve_workload_gpus(mixed, ids(), std::string("2,3"), std::string("0"), std::string("PCI_BUS_ID"));
+  EXPECT_EQ(buses(pci), (std::vector<std::string>{"0000:b1:00.0"}));
+}
+
+}  // namespace

@@ -226,7 +226,8 @@ TEST(AuditCli, ManagersDisagreementsFromFixtures) {
   EXPECT_EQ(a.report["managers"]["pod"]["uid"], "6f1c2d3e-aaaa-bbbb-cccc-0123456789ab");  // from the cgroup path
   EXPECT_EQ(a.report["managers"]["pod"]["group"], "train-job-pg");
   std::string all = a.report["disagreements"].dump();
-  EXPECT_NE(all.find("GPU-bbbbbbbb-1111-2222-3333-444444444444 is visible (NVIDIA_VISIBLE_DEVICES)"), std::string::npos) << all;
+  EXPECT_NE(all.find("HAMi annotated GPU GPU-aaaaaaaa-1111-2222-3333-444444444444 (hami.io/vgpu-devices-allocated), the container sees "
+                     "GPU GPU-bbbbbbbb-1111-2222-3333-444444444444 (NVIDIA_VISIBLE_DEVICES and CUDA_VISIBLE_DEVICES)"), std::string::npos) << all;
   EXPECT_NE(all.find("CPUs 4-7 are allowed but the CPU manager did not assign them"), std::string::npos) << all;
   EXPECT_NE(all.find("memory nodes 1 are allowed but the memory manager assigned 0"), std::string::npos) << all;
 }

@@ -99,6 +99,8 @@ std::vector<std::string> AuditReport::unknowns() const {
   std::vector<std::string> out = observation.unknowns;
   for (const WorkloadGpu& w : observation.workload_gpus.gpus)
     if (!w.unknown_reason.empty()) out.push_back("GPU " + std::to_string(w.index) + " (" + w.named + "): " + w.unknown_reason);
+  for (const AuditTarget& t : observation.targets)
+    if (t.source == "dra" && !t.unknown_reason.empty()) out.push_back(t.label + ": " + t.unknown_reason);
   return out;
 }
 
@@ -137,6 +139,7 @@ json audit_to_json(const AuditReport& r) {
                         {"pages_source", o.pages_source}}},
             {"visibility", {{"cuda_visible_devices", optional_json(o.visibility.cuda_visible_devices)},
                             {"nvidia_visible_devices", optional_json(o.visibility.nvidia_visible_devices)},
+                            {"cuda_device_order", optional_json(o.visibility.cuda_device_order)},
                             {"environ_problem", o.visibility.environ_problem},
                             {"gpus", workload_json(o.workload_gpus)},
                             {"device_nodes", o.visibility.device_nodes},

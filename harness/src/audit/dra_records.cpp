@@ -1,6 +1,4 @@
-// ResourceClaims joined with ResourceSlices (see dra.h). A device attribute is a one-key object by type
-// ({"int": 1}, {"string": "..."}, {"version": "..."}, {"bool": true}); its name is the driver's own
-// ("numaNode") or qualified by a domain ("gpu.nvidia.com/numaNode", "resource.kubernetes.io/pcieRoot").
+// ResourceClaims joined with ResourceSlices (see dra.h); the attributes as dra_attributes.h reads them.
 #include <algorithm>
 #include <fmt/format.h>
 #include <map>
@@ -8,6 +6,7 @@
 #include <set>
 
 #include "placebench/harness/audit/dra.h"
+#include "dra_attributes.h"
 #include "placebench/harness/errors.h"
 #include "placebench/hostpipe/cpulist.h"
 #include "placebench/kernels/device_runtime.h"
@@ -16,11 +15,6 @@ namespace placebench::harness {
 namespace {
 
 using nlohmann::json;
-
-struct SliceDevice {
-  std::string uuid, pci_bus_id, pcie_root;
-  std::optional<int> numa_node;
-};
 
 // The attribute by its plain or qualified name.
 const json* attribute(const json& attributes, const std::string& name) {
@@ -44,7 +38,7 @@ std::optional<int> int_attribute(const json& attributes, const std::string& name
   return v >= 0 && v <= 4095 ? std::optional<int>(static_cast<int>(v)) : std::nullopt;  // a NUMA node id
 }
 
-std::string str(const json& j, const char* key) { return j.is_object() && j.contains(key) && j[key].is_string() ? j[key].get<std::string>() : ""; }
+std::string str(const json& j, const char* key) { return dra_string(j, key); }
 
 std::string where(const std::string& path, std::size_t i, const json& item) {
   const json& m = item.is_object() && item.contains("metadata") ? item["metadata"] : json::object();
@@ -53,8 +47,8 @@ std::string where(const std::string& path, std::size_t i, const json& item) {
 }
 
 // driver/pool/device -> the device's attributes, from every ResourceSlice.
-std::map<std::string, SliceDevice> slice_devices(const json& items) {
-  std::map<std::string, SliceDevice> out;
+std::map<std::string, DraAttributes> slice_devices(const json& items) {
+  std::map<std::string, DraAttributes> out;
   for (const json& item : items) {
     if (str(item, "kind") != "ResourceSlice" || !item.contains("spec")) continue;
     const json& spec = item["spec"];
@@ -62,10 +56,7 @@ std::map<std::string, SliceDevice> slice_devices(const json& items) {
     if (!spec.contains("devices") || !spec["devices"].is_array()) continue;
     for (const json& d : spec["devices"]) {
       const json& attrs = d.contains("attributes") ? d["attributes"] : d.contains("basic") ? d["basic"].value("attributes", json::object()) : json::object();
-      SliceDevice s{string_attribute(attrs, "uuid"), string_attribute(attrs, "pcieBusID"), string_attribute(attrs, "pcieRoot"),
-                    int_attribute(attrs, "numaNode")};
-      if (!s.pci_bus_id.empty()) s.pci_bus_id = kernels::normalize_pci_bus_id(s.pci_bus_id);
-      out[prefix + str(d, "name")] = s;
+      out[prefix + str(d, "name")] = read_dra_attributes(attrs);
     }
   }
   return out;
@@ -73,13 +64,25 @@ std::map<std::string, SliceDevice> slice_devices(const json& items) {
 
 }  // namespace
 
+std::string dra_string(const json& j, const char* key) {
+  return j.is_object() && j.contains(key) && j[key].is_string() ? j[key].get<std::string>() : "";
+}
+
+DraAttributes read_dra_attributes(const json& attrs) {
+  DraAttributes a{string_attribute(attrs, "uuid"), string_attribute(attrs, "pcieBusID"), string_attribute(attrs, "pcieRoot"),
+                  int_attribute(attrs, "numaNode")};
+  if (a.pci_bus_id.empty()) a.pci_bus_id = string_attribute(attrs, "pciBusID");  // resource.kubernetes.io/pciBusID
+  if (!a.pci_bus_id.empty()) a.pci_bus_id = kernels::normalize_pci_bus_id(a.pci_bus_id);
+  return a;
+}
+
 std::vector<DraGpu> parse_dra_records(const std::string& text, const std::string& path) {
   json root = json::parse(text, nullptr, false);
   const std::string fix = "give `kubectl get resourceclaims,resourceslices -A -o json` output";
   if (root.is_discarded() || !root.is_object() || !root.contains("items") || !root["items"].is_array())
     throw InputError(path + ": not a Kubernetes List (no \"items\" array); " + fix);
   const json& items = root["items"];
-  std::map<std::string, SliceDevice> devices = slice_devices(items);
+  std::map<std::string, DraAttributes> devices = slice_devices(items);
   std::vector<DraGpu> out;
   for (std::size_t i = 0; i < items.size(); ++i) {
     const json& item = items[i];
@@ -112,7 +115,35 @@ std::vector<DraGpu> parse_dra_records(const std::string& text, const std::string
   return out;
 }
 
-void check_dra(const std::vector<DraGpu>& gpus, const std::string& pod_uid, const std::string& pod_name,
+std::vector<DraGpu> dra_gpus_of(const std::vector<DraGpu>& gpus, const std::string& pod_uid, const std::string& pod_name) {
+  std::vector<DraGpu> out;
+  for (const DraGpu& g : gpus) {
+    auto has = [](const std::vector<std::string>& v, const std::string& x) { return std::find(v.begin(), v.end(), x) != v.end(); };
+    if (g.container_own || (!pod_uid.empty() && has(g.pod_uids, pod_uid)) || (pod_uid.empty() && !pod_name.empty() && has(g.pods, pod_name)))
+      out.push_back(g);
+  }
+  return out;
+}
+
+void merge_dra_records(std::vector<DraGpu>& records, std::vector<DraGpu> more) {
+  for (DraGpu& m : more) {
+    auto it = std::find_if(records.begin(), records.end(),
+                           [&](const DraGpu& r) { return r.driver == m.driver && r.pool == m.pool && r.device == m.device; });
+    if (it == records.end()) {
+      records.push_back(std::move(m));
+      continue;
+    }
+    if (it->uuid.empty()) it->uuid = m.uuid;
+    if (it->pci_bus_id.empty()) it->pci_bus_id = m.pci_bus_id;
+    if (!it->numa_node) it->numa_node = m.numa_node;
+    if (it->pcie_root.empty()) it->pcie_root = m.pcie_root;
+    if (!it->problem.empty() && m.problem.empty()) it->problem.clear();
+    it->container_own = it->container_own || m.container_own;
+    it->source += " and " + m.source;
+  }
+}
+
+void check_dra(const std::vector<DraGpu>& all, const std::string& pod_uid, const std::string& pod_name,
                const AuditObservation& o, std::vector<std::string>& disagreements, std::vector<std::string>& notes) {
   std::map<int, std::vector<int>> nodes = node_cpus(o.inventory);
   std::set<int> cpu_nodes;
@@ -122,16 +153,13 @@ void check_dra(const std::vector<DraGpu>& gpus, const std::string& pod_uid, cons
   std::set<std::string> seen;
   for (const WorkloadGpu& w : o.workload_gpus.gpus)
     if (!w.uuid.empty()) seen.insert(w.uuid);
-  for (const DraGpu& g : gpus) {
-    bool mine = (!pod_uid.empty() && std::find(g.pod_uids.begin(), g.pod_uids.end(), pod_uid) != g.pod_uids.end()) ||
-                (pod_uid.empty() && !pod_name.empty() && std::find(g.pods.begin(), g.pods.end(), pod_name) != g.pods.end());
-    if (!mine) continue;
+  for (const DraGpu& g : dra_gpus_of(all, pod_uid, pod_name)) {
     const std::string what = fmt::format("DRA GPU {} (claim {})", g.device, g.claim);
     if (!g.problem.empty()) {
       notes.push_back(what + " is not judged: " + g.problem);
       continue;
     }
-    if (!g.numa_node) notes.push_back(what + ": its ResourceSlice has no numaNode attribute");
+    if (!g.numa_node) notes.push_back(what + ": no numaNode attribute (" + g.source + ")");
     else if (!cpu_nodes.empty() && !cpu_nodes.count(*g.numa_node))
       disagreements.push_back(fmt::format("{} on node {}, the process's CPUs on node(s) {}", what, *g.numa_node,
                                           hostpipe::format_cpulist({cpu_nodes.begin(), cpu_nodes.end()})));

@@ -159,8 +159,24 @@ std::vector<WorkloadGpu> container_set(const std::vector<GpuInfo>& node, const N
 
 // CUDA_VISIBLE_DEVICES within the container's set: CUDA takes entries in order and ignores the rest from
 // the first it cannot use (an index out of range, a repeat, a UUID it does not see, "-1").
-std::vector<WorkloadGpu> cuda_selection(const std::vector<WorkloadGpu>& set, const std::string& value, WorkloadGpus& out) {
+// Why CUDA's indices may not follow PCI bus order: CUDA_DEVICE_ORDER other than PCI_BUS_ID (the default is
+// FASTEST_FIRST) over GPUs of different models puts the fastest first. "" when the order is PCI bus order.
+std::string order_problem(const std::vector<WorkloadGpu>& set, const std::optional<std::string>& order) {
+  if (order && *order == "PCI_BUS_ID") return "";
+  std::set<std::string> models;
+  for (const WorkloadGpu& w : set)
+    if (w.gpu && !w.gpu->name.empty()) models.insert(w.gpu->name);
+  if (models.size() < 2) return "";
+  std::string list;
+  for (const std::string& m : models) list += (list.empty() ? "" : ", ") + m;
+  return "CUDA_DEVICE_ORDER is " + (order ? *order : std::string("unset (FASTEST_FIRST)")) +
+         " and the container's GPUs are of different models (" + list + "): CUDA numbers the fastest first, not in PCI bus order";
+}
+
+std::vector<WorkloadGpu> cuda_selection(const std::vector<WorkloadGpu>& set, const std::string& value,
+                                        const std::optional<std::string>& order, WorkloadGpus& out) {
   const bool set_known = std::all_of(set.begin(), set.end(), [](const WorkloadGpu& w) { return w.unknown_reason.empty(); });
+  const std::string reorder = order_problem(set, order);
   std::vector<WorkloadGpu> chosen;
   std::set<std::size_t> taken;
   for (const std::string& t : tokens_of(value)) {
@@ -169,6 +185,10 @@ std::vector<WorkloadGpu> cuda_selection(const std::vector<WorkloadGpu>& set, con
       if (!set_known) {
         chosen.push_back(unknown(t, "CUDA_VISIBLE_DEVICES index " + t + " counts the container's GPUs, whose order is unknown: " +
                                         std::find_if(set.begin(), set.end(), [](const WorkloadGpu& w) { return !w.gpu; })->unknown_reason));
+        continue;
+      }
+      if (!reorder.empty() && set.size() > 1) {
+        chosen.push_back(unknown(t, "CUDA_VISIBLE_DEVICES index " + t + " counts the container's GPUs in CUDA's order, which is unknown: " + reorder));
         continue;
       }
       if (*i < set.size()) pick = *i;
@@ -199,15 +219,23 @@ std::vector<WorkloadGpu> cuda_selection(const std::vector<WorkloadGpu>& set, con
 
 WorkloadGpus resolve_workload_gpus(const std::vector<GpuInfo>& node_gpus, const NodeGpuIds& ids,
                                    const std::optional<std::string>& nvidia_visible,
-                                   const std::optional<std::string>& cuda_visible) {
+                                   const std::optional<std::string>& cuda_visible,
+                                   const std::optional<std::string>& cuda_device_order) {
   WorkloadGpus out;
   std::vector<WorkloadGpu> set = container_set(node_gpus, ids, nvidia_visible, out);
   if (set.empty()) return out;
-  out.gpus = cuda_visible ? cuda_selection(set, *cuda_visible, out) : std::move(set);
+  const std::string reorder = order_problem(set, cuda_device_order);
+  if (!cuda_visible && !reorder.empty())
+    out.notes.push_back("the GPUs' CUDA indices are not PCI bus order (" + reorder + "): each GPU is judged by its bus id, its index may differ");
+  out.gpus = cuda_visible ? cuda_selection(set, *cuda_visible, cuda_device_order, out) : std::move(set);
   for (std::size_t i = 0; i < out.gpus.size(); ++i) out.gpus[i].index = static_cast<int>(i);
-  if (cuda_visible && !out.gpus.empty() && std::any_of(out.gpus.begin(), out.gpus.end(), [](const WorkloadGpu& w) { return w.gpu.has_value(); }))
-    out.notes.push_back("CUDA_VISIBLE_DEVICES indices are taken to count the container's GPUs in PCI bus order "
-                        "(CUDA_DEVICE_ORDER=PCI_BUS_ID; CUDA's default, fastest first, is the same order for GPUs of one model)");
+  const bool any_index = cuda_visible && std::any_of(out.gpus.begin(), out.gpus.end(), [](const WorkloadGpu& w) { return w.gpu.has_value(); });
+  if (any_index && cuda_device_order && *cuda_device_order == "PCI_BUS_ID")
+    out.notes.push_back("CUDA_VISIBLE_DEVICES indices count the container's GPUs in PCI bus order (CUDA_DEVICE_ORDER=PCI_BUS_ID)");
+  else if (any_index)
+    out.notes.push_back("CUDA_VISIBLE_DEVICES indices are taken to count the container's GPUs in PCI bus order: CUDA_DEVICE_ORDER is " +
+                        (cuda_device_order ? *cuda_device_order : std::string("unset")) +
+                        " (fastest first), which is PCI bus order for GPUs of one model");
   return out;
 }
 

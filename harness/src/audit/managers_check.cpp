@@ -1,6 +1,7 @@
 // Where the managers' records and the observed placement disagree (see managers.h). Each rule compares
 // one recorded assignment with what the kernel reports; what cannot be compared is a note, not a finding.
 #include <algorithm>
+#include <cctype>
 #include <fmt/format.h>
 #include <set>
 
@@ -50,31 +51,60 @@ std::string join(const std::vector<std::string>& v) {
   return out;
 }
 
+// The UUIDs of the GPUs the container sees: those its variables were resolved to (an index form too, when
+// the node names its GPUs' UUIDs), else the variables' own UUIDs. nullopt when one of them has no UUID.
+std::optional<std::vector<std::string>> seen_uuids(const AuditObservation& o, std::string& source, std::string& why_not) {
+  if (o.workload_gpus.gpus.empty()) return visible_uuids(o.visibility, source);
+  std::vector<std::string> out;
+  for (const WorkloadGpu& w : o.workload_gpus.gpus) {
+    std::string u = !w.uuid.empty() ? w.uuid : w.named.rfind("GPU-", 0) == 0 ? w.named : "";
+    if (u.empty()) {
+      why_not = "GPU " + std::to_string(w.index) + " (" + w.named + ") has no known UUID" +
+                (w.unknown_reason.empty() ? "" : ": " + w.unknown_reason);
+      return std::nullopt;
+    }
+    out.push_back(u);
+  }
+  const GpuVisibility& v = o.visibility;
+  source = v.nvidia_visible_devices && v.cuda_visible_devices ? "NVIDIA_VISIBLE_DEVICES and CUDA_VISIBLE_DEVICES"
+           : v.cuda_visible_devices                            ? "CUDA_VISIBLE_DEVICES"
+           : v.nvidia_visible_devices                          ? "NVIDIA_VISIBLE_DEVICES"
+                                                               : "every GPU of the node";
+  return out;
+}
+
+bool has_uuid(const std::vector<std::string>& v, const std::string& x) {
+  auto lower = [](std::string s) {
+    for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return s;
+  };
+  return std::any_of(v.begin(), v.end(), [&](const std::string& e) { return lower(e) == lower(x); });
+}
+
+// One line per annotation that disagrees: "HAMi annotated GPU A (hami.io/vgpu-devices-allocated), the container
+// sees GPU B (NVIDIA_VISIBLE_DEVICES)". With several containers the annotation lists all of theirs: the
+// container's GPUs must be among them.
 void check_hami(ManagersReport& r, const AuditObservation& o) {
   const HamiAnnotations& h = r.hami;
   std::vector<std::string> allocated;
   for (const auto& c : h.allocated) allocated.insert(allocated.end(), c.begin(), c.end());
   if (allocated.empty() && h.use_uuids.empty() && h.nouse_uuids.empty()) return;
-  std::string source;
-  auto seen = visible_uuids(o.visibility, source);
+  std::string source, why_not;
+  auto seen = seen_uuids(o, source, why_not);
   if (!seen) {
-    r.notes.push_back("HAMi's GPU annotations are not compared: NVIDIA_VISIBLE_DEVICES/CUDA_VISIBLE_DEVICES do not name the GPUs by UUID");
+    r.notes.push_back("HAMi's GPU annotations are not compared: " +
+                      (why_not.empty() ? std::string("NVIDIA_VISIBLE_DEVICES/CUDA_VISIBLE_DEVICES do not name the GPUs by UUID") : why_not));
     return;
   }
-  auto has = [](const std::vector<std::string>& v, const std::string& x) { return std::find(v.begin(), v.end(), x) != v.end(); };
-  for (const std::string& u : *seen) {
-    if (!allocated.empty() && !has(allocated, u))
-      r.disagreements.push_back(fmt::format("GPU {} is visible ({}) but HAMi's hami.io/vgpu-devices-allocated records {}", u,
-                                            source, join(allocated)));
-    if (!h.use_uuids.empty() && !has(h.use_uuids, u))
-      r.disagreements.push_back(fmt::format("GPU {} is visible ({}) but nvidia.com/use-gpuuuid asks for {}", u, source, join(h.use_uuids)));
-    if (has(h.nouse_uuids, u))
-      r.disagreements.push_back(fmt::format("GPU {} is visible ({}) but nvidia.com/nouse-gpuuuid excludes it", u, source));
-  }
-  if (h.allocated.size() == 1)
-    for (const std::string& u : allocated)
-      if (!has(*seen, u))
-        r.disagreements.push_back(fmt::format("HAMi allocated GPU {} (hami.io/vgpu-devices-allocated), which {} does not list", u, source));
+  const std::string sees = fmt::format("the container sees GPU {} ({})", seen->empty() ? "none" : join(*seen), source);
+  bool outside = std::any_of(seen->begin(), seen->end(), [&](const std::string& u) { return !has_uuid(allocated, u); });
+  bool missing = h.allocated.size() == 1 && std::any_of(allocated.begin(), allocated.end(), [&](const std::string& u) { return !has_uuid(*seen, u); });
+  if (!allocated.empty() && (outside || missing))
+    r.disagreements.push_back(fmt::format("HAMi annotated GPU {} (hami.io/vgpu-devices-allocated), {}", join(allocated), sees));
+  if (!h.use_uuids.empty() && std::any_of(seen->begin(), seen->end(), [&](const std::string& u) { return !has_uuid(h.use_uuids, u); }))
+    r.disagreements.push_back(fmt::format("HAMi was asked for GPU {} (nvidia.com/use-gpuuuid), {}", join(h.use_uuids), sees));
+  for (const std::string& u : *seen)
+    if (has_uuid(h.nouse_uuids, u)) r.disagreements.push_back(fmt::format("HAMi was told not to use GPU {} (nvidia.com/nouse-gpuuuid), {}", u, sees));
 }
 
 // The pod's entry in a state file: the container's, or the only one, or the union when the container is unknown.

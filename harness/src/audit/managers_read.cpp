@@ -330,6 +330,19 @@ HamiAnnotations read_hami_annotations(const std::map<std::string, std::string>& 
   return h;
 }
 
+// The container's DRA device metadata files: --dra-metadata, else the well-known directory (for --pid, as
+// the audited process sees it, under /proc/PID/root).
+static std::vector<DraGpu> read_dra_metadata(const ManagersOptions& opt, const AuditObservation& o, ManagersReport& r) {
+  const bool given = std::find(opt.given.begin(), opt.given.end(), "--dra-metadata") != opt.given.end();
+  std::string dir = opt.dra_metadata_dir;
+  if (!given && o.pid != 0) dir = hostpipe::proc_dir(o.pid, opt.proc_root) + "/root" + kDraMetadataDir;
+  std::error_code ec;
+  if (given && !std::filesystem::is_directory(dir, ec))
+    throw InputError("--dra-metadata " + dir + ": no such directory; give the DRA device metadata directory (" + kDraMetadataDir +
+                     " in the container), or leave the option out");
+  return read_dra_metadata_dir(dir, r.warnings, r.notes);
+}
+
 ManagersReport read_managers(const ManagersOptions& opt, const AuditObservation& o) {
   ManagersReport r;
   r.cpu.file.path = opt.cpu_manager_state;
@@ -367,6 +380,7 @@ ManagersReport read_managers(const ManagersOptions& opt, const AuditObservation&
   if (!opt.dra_file.empty())
     r.dra = parse_dra_records(read_input_file(opt.dra_file, "give `kubectl get resourceclaims,resourceslices -A -o json` output",
                                               kMaxResultsBytes), opt.dra_file);
+  merge_dra_records(r.dra, read_dra_metadata(opt, o, r));
   if (r.pod_resources.status == "read") r.assignment_source = "PodResources API";
   else if (r.cpu.file.status == "read" || r.memory.file.status == "read") r.assignment_source = "state files";
   r.hami = read_hami_annotations(r.pod.annotations);

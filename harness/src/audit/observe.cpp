@@ -141,7 +141,8 @@ Inventory read_inventory(const AuditOptions& opt, AuditObservation& o) {
     o.workload_gpus.gpus.push_back({0, "?", std::nullopt, "", "",
                                     "the process's variables cannot be read (" + o.visibility.environ_problem + "): which GPUs it has is unknown"});
   else
-    o.workload_gpus = resolve_workload_gpus(node, ids, o.visibility.nvidia_visible_devices, o.visibility.cuda_visible_devices);
+    o.workload_gpus = resolve_workload_gpus(node, ids, o.visibility.nvidia_visible_devices, o.visibility.cuda_visible_devices,
+                                            o.visibility.cuda_device_order);
   inv.gpus.clear();
   inv.hidden_gpus.clear();
   for (const WorkloadGpu& w : o.workload_gpus.gpus)
@@ -166,7 +167,7 @@ AuditTarget target_of(const WorkloadGpu& w, bool from_file) {
   return t;
 }
 
-std::vector<AuditTarget> choose_targets(const AuditOptions& opt, const AuditObservation& o) {
+std::vector<AuditTarget> choose_targets(const AuditOptions& opt, const AuditObservation& o, std::string& no_target_reason) {
   const Inventory& inv = o.inventory;
   std::vector<AuditTarget> targets;
   if (!opt.device_nodes.empty()) {
@@ -187,8 +188,10 @@ std::vector<AuditTarget> choose_targets(const AuditOptions& opt, const AuditObse
   if (targets.empty()) {
     const std::string why = o.workload_gpus.no_gpu_reason.empty() ? "no GPU is visible to the audited process in " + inv.source
                                                                    : o.workload_gpus.no_gpu_reason;
-    throw InputError("audit: " + why + " and no --device was given; give --device NODE (the NUMA node of the device to judge "
-                     "against) or --topology FILE.xml with the node's GPUs");
+    const std::string message = "audit: " + why + " and no --device was given; give --device NODE (the NUMA node of the device to judge "
+                                "against) or --topology FILE.xml with the node's GPUs";
+    if (!opt.defer_no_target) throw InputError(message);
+    no_target_reason = message;
   }
   return targets;
 }
@@ -221,9 +224,10 @@ AuditObservation collect_observation(const AuditOptions& opt) {
   read_memory(opt, o);
   o.visibility.cuda_visible_devices = env_of(opt.pid, opt.proc_root, "CUDA_VISIBLE_DEVICES", &o.visibility.environ_problem);
   o.visibility.nvidia_visible_devices = env_of(opt.pid, opt.proc_root, "NVIDIA_VISIBLE_DEVICES", &o.visibility.environ_problem);
+  o.visibility.cuda_device_order = env_of(opt.pid, opt.proc_root, "CUDA_DEVICE_ORDER", &o.visibility.environ_problem);
   o.inventory = read_inventory(opt, o);
   if (opt.topology_file.empty()) read_device_nodes(opt, o.inventory, o.visibility);
-  o.targets = choose_targets(opt, o);
+  o.targets = choose_targets(opt, o, o.no_target_reason);
   note_unknowns(o);
   return o;
 }

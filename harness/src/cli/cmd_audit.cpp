@@ -41,8 +41,8 @@ int run_audit(AuditCliOptions opt) {
   if (opt.audit.probe_bytes == 0) throw InputError("audit: --probe-bytes 0: the probe needs at least one page; give e.g. 4M");
   opt.managers.proc_root = opt.audit.proc_root;
   AuditReport report;
+  opt.audit.defer_no_target = !opt.no_managers;  // the pod's DRA records may name its GPUs
   report.observation = collect_observation(opt.audit);
-  report.placements = classify_all(report.observation);
   if (opt.no_managers && !opt.managers.given.empty())
     throw InputError("audit: --no-managers cannot be combined with " + opt.managers.given.front() + "; give one or the other");
   if (opt.no_managers) {
@@ -53,7 +53,10 @@ int run_audit(AuditCliOptions opt) {
     report.managers.pod_resources.status = "not read";
   } else {
     report.managers = read_managers(opt.managers, report.observation);
+    add_dra_targets(report.observation, dra_gpus_of(report.managers.dra, report.managers.pod.uid, report.managers.pod.name));
   }
+  if (report.observation.targets.empty()) throw InputError(report.observation.no_target_reason);
+  report.placements = classify_all(report.observation);
   find_disagreements(report.managers, report.observation, report.placements);
   for (const std::string& w : report.managers.warnings) std::cerr << "placebench: warning: " << escape_control(w) << "\n";
   nlohmann::json j = audit_to_json(report);
@@ -100,7 +103,9 @@ void add_audit_command(CLI::App& app, CommandAction& action) {
                               FileOption{"--pod-resources-socket", &opt->managers.pod_resources_socket,
                                          "The kubelet's PodResources API socket (List/Get: devices, CPUs, memory, DRA claims)"},
                               FileOption{"--dra", &opt->managers.dra_file,
-                                         "DRA records: kubectl get resourceclaims,resourceslices -A -o json"}}) {
+                                         "DRA records: kubectl get resourceclaims,resourceslices -A -o json"},
+                              FileOption{"--dra-metadata", &opt->managers.dra_metadata_dir,
+                                         "The DRA drivers' device metadata directory (KEP-5304; --pid: under /proc/PID/root)"}}) {
     std::string option = f.name;
     cmd->add_option(f.name, *f.value, f.help)->type_name("FILE")->default_str(*f.value)->each([opt, option](const std::string&) {
       opt->managers.given.push_back(option);

@@ -64,6 +64,7 @@ struct CgroupCpuset {
 struct GpuVisibility {
   std::optional<std::string> cuda_visible_devices;    // of the audited process (its environ for --pid)
   std::optional<std::string> nvidia_visible_devices;
+  std::optional<std::string> cuda_device_order;       // CUDA_DEVICE_ORDER (PCI_BUS_ID, FASTEST_FIRST)
   std::string environ_problem;                        // why the process's variables could not be read ("" read)
   std::vector<std::string> device_nodes;              // /dev/nvidiaN present ("nvidia0")
   std::vector<std::string> notes;
@@ -84,6 +85,7 @@ struct AuditObservation {
   std::vector<std::string> unknowns;            // why some placement cannot be told (never a pass: docs/audit.md)
   Inventory inventory;                          // the topology judged against
   std::vector<AuditTarget> targets;
+  std::string no_target_reason;                 // why targets is empty (AuditOptions::defer_no_target)
   std::vector<std::string> notes;
 };
 
@@ -95,6 +97,7 @@ struct AuditOptions {
   std::string proc_root = "/proc";
   std::string sys_root = "/sys";
   std::string dev_root = "/dev";
+  bool defer_no_target = false;    // no GPU and no --device: leave targets empty (DRA records may add some)
   bool use_nvml = true;            // ask NVML for the GPUs' UUIDs (only when proc_root is the live /proc)
 };
 

@@ -68,9 +68,11 @@ struct WorkloadGpus {
 
 // node_gpus: the node's GPUs in PCI bus order (build_inventory's, index = that order, which is also
 // NVML's and the container toolkit's index). nvidia_visible / cuda_visible: the process's variables
-// (nullopt when unset).
+// (nullopt when unset). cuda_device_order: CUDA_DEVICE_ORDER; unless it is PCI_BUS_ID, CUDA numbers GPUs
+// fastest first, so an index over GPUs of different models is unknown (one model: PCI bus order).
 WorkloadGpus resolve_workload_gpus(const std::vector<GpuInfo>& node_gpus, const NodeGpuIds& ids,
                                    const std::optional<std::string>& nvidia_visible,
-                                   const std::optional<std::string>& cuda_visible);
+                                   const std::optional<std::string>& cuda_visible,
+                                   const std::optional<std::string>& cuda_device_order = std::nullopt);
 
 }  // namespace placebench::harness

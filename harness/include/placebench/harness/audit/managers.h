@@ -65,6 +65,7 @@ struct ManagersOptions {
   std::string container;   // "" : CONTAINER_NAME
   std::string pod_resources_socket = podresources::kDefaultSocket;  // the kubelet's PodResources API
   std::string dra_file;    // "" : none; kubectl get resourceclaims,resourceslices -A -o json
+  std::string dra_metadata_dir = kDraMetadataDir;  // the drivers' device metadata files (--pid: under /proc/PID/root)
   std::string proc_root = "/proc";  // for the cgroup path of the audited process
   std::vector<std::string> given;  // options the user gave explicitly: their file must exist
 };
