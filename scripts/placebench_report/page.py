@@ -7,6 +7,7 @@ from typing import TypeVar
 
 from . import (
     context,
+    doc_tables,
     fig_admission,
     fig_collectives,
     fig_decisions,
@@ -20,7 +21,7 @@ from . import (
     verdicts,
 )
 from .htmlkit import GENERATOR, badge, esc, note, num, section, table
-from .load import Doc, InputProblem, Inputs, Run
+from .load import DOC_KINDS, Doc, InputProblem, Inputs, Run
 
 T = TypeVar("T")
 
@@ -150,7 +151,7 @@ def build_page(inputs: Inputs, title: str | None = None) -> str:
         img = drawn_from([os.path.join(r.path, "summary.json") for r in runs], fig_forest.forest_figure, runs)
         if img:
             add("forest-all", "Ratios of every run", img)
-    for kind in ("pipeline", "staging", "collective", "gang", "decide", "admission"):
+    for kind in DOC_KINDS:
         docs = getattr(inputs, kind)
         if docs:
             drawn_from([d.path for d in docs], add_doc_sections, kind, docs, add)
@@ -199,18 +200,23 @@ def add_doc_sections(kind: str, docs: list[Doc], add: Callable[[str, str, str], 
         add("gang", "Gang runs", "".join(parts))
     elif kind == "admission":
         add("admission", "Admission timelines", fig_admission.admission_section(docs))
+    elif kind in ("queue", "feasible", "fleet"):
+        heading, html = doc_tables.section(kind, docs)
+        add(kind, heading, html)
     else:
         add("decisions", "Decisions", "".join(fig_decisions.decisions_section(d) for d in docs))
 
 
 def page_html(inputs: Inputs, title: str, toc: list[str], body: list[str]) -> str:
     absent = [k for k, v in (("runs", inputs.runs), ("pipeline files", inputs.pipeline), ("staging", inputs.staging),
-                             ("collectives", inputs.collective), ("gang", inputs.gang), ("decisions", inputs.decide))
+                             ("collectives", inputs.collective), ("gang", inputs.gang), ("decisions", inputs.decide),
+                             ("admission", inputs.admission), ("queue replays", inputs.queue),
+                             ("feasibility", inputs.feasible), ("fleet", inputs.fleet))
               if not v]
     generated = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
     header = (f"<h1>{esc(title)}</h1>" + note(f"Generated {generated} by scripts/report.py from "
                                               f"{len(inputs.runs)} run(s) and "
-                                              f"{len(inputs.staging) + len(inputs.pipeline) + len(inputs.collective) + len(inputs.gang) + len(inputs.decide)} "
+                                              f"{len(inputs.docs())} "
                                               "result file(s).")
               + (note("Not in these inputs: " + ", ".join(absent) + ".") if absent else "")
               + "".join(note("warning: " + w) for w in inputs.warnings)
