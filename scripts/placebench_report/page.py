@@ -51,9 +51,9 @@ th{background:#f0f0f0}table.kv td:first-child{font-weight:600;white-space:nowrap
 table.kv thead{display:none}table.compact td{padding:1px 6px}
 img.fig{max-width:100%;height:auto;display:block;margin:8px 0}
 .note{color:#555;font-size:.86em;margin:4px 0}
-.badge{display:inline-block;padding:0 6px;border-radius:8px;font-size:.85em;color:#fff;background:#888}
-.badge.ok,.badge.faster{background:#1b9e77}.badge.bad,.badge.slower{background:#d95f02}
-.badge.warn,.badge.inconclusive{background:#888}.badge.equivalent{background:#1f78b4}.badge.baseline{background:#333}
+.badge{display:inline-block;padding:0 6px;border-radius:8px;font-size:.85em;color:#fff;background:#6b6b6b}
+.badge.ok,.badge.faster{background:#137a5c}.badge.bad,.badge.slower{background:#b54f00}
+.badge.warn,.badge.inconclusive{background:#6b6b6b}.badge.equivalent{background:#1f78b4}.badge.baseline{background:#333}
 .badge.control,.badge.unrealised{color:#222;background:repeating-linear-gradient(45deg,#ddd 0 4px,#bbb 4px 8px)}
 .note.warn{color:#8a3b00}ul.warnings{font-size:.86em;color:#8a3b00;margin:4px 0 12px}
 table.summary td{vertical-align:middle}
