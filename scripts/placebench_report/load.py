@@ -15,6 +15,11 @@ from typing import Any
 
 from . import validate
 
+# The kinds of result file (not run directories) the report reads, in the order of its sections.
+DOC_KINDS = ("pipeline", "staging", "collective", "gang", "decide", "admission", "queue", "feasible", "fleet")
+# A run directory's own record: read by load_run, never as a result file of another kind.
+RUN_RECORD = {"run.json", "summary.json"}
+
 # run.json and summary.json of a run directory (docs/results-schema.md).
 RUN_SCHEMA_VERSIONS = {2}
 # The --json files of staging, pipeline, collective, gang and decide (docs/cli.md, docs/decisions.md).
@@ -65,6 +70,9 @@ class Inputs:
     gang: list[Doc] = field(default_factory=list)
     decide: list[Doc] = field(default_factory=list)
     admission: list[Doc] = field(default_factory=list)
+    queue: list[Doc] = field(default_factory=list)
+    feasible: list[Doc] = field(default_factory=list)
+    fleet: list[Doc] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     # Real paths of the run directories, folders and files already read: a symlink (`latest -> run`, a
     # link back up the tree) reaches each of them once, so a run reached twice is one run.
@@ -78,9 +86,12 @@ class Inputs:
         self.seen.add(real)
         return True
 
+    def docs(self) -> list[Doc]:
+        """Every result file read, of every kind other than a run directory."""
+        return [d for kind in DOC_KINDS for d in getattr(self, kind)]
+
     def empty(self) -> bool:
-        return not (self.runs or self.staging or self.pipeline or self.collective or self.gang or self.decide
-                    or self.admission)
+        return not (self.runs or self.docs())
 
 
 def check_schema(path: str, obj: object, required: bool = True, known: set[int] = FILE_SCHEMA_VERSIONS,
@@ -195,6 +206,12 @@ def classify(obj: object) -> str | None:
         return None
     if obj.get("kind") == "admission" and isinstance(obj.get("jobs"), list):
         return "admission"  # placebench admission --json (docs/admission.md)
+    if obj.get("kind") == "queue-replay" and isinstance(obj.get("combinations"), list):
+        return "queue"  # placebench queue --json (docs/queue-replay.md)
+    if obj.get("kind") == "placebench-fleet" and isinstance(obj.get("nodes"), list):
+        return "fleet"  # placebench fleet --json (docs/fleet.md)
+    if "job_runnable" in obj and isinstance(obj.get("nodes"), list) and "job" in obj:
+        return "feasible"  # placebench feasible --json (docs/decisions.md)
     classes = obj.get("classes")
     if isinstance(classes, list) and "source" in obj and all(isinstance(c, dict) and "recommendation" in c for c in classes):
         return "decide"
@@ -231,7 +248,7 @@ def load_json_file(path: str, inputs: Inputs, explicit: bool = True) -> None:
     if kind is None:
         if explicit:
             raise InputProblem(f"{path}: not a result this report reads (run directory, staging, pipeline, "
-                               "collective, gang or decide JSON; see docs/reports.md)")
+                               "collective, gang, decide, admission, queue, feasible or fleet JSON; see docs/reports.md)")
         inputs.warnings.append(f"{path}: skipped, not a placebench result of a known kind")
         return
     check_schema(path, obj, required=kind not in UNVERSIONED_KINDS)
@@ -246,11 +263,12 @@ def add_run(path: str, inputs: Inputs) -> None:
     inputs.warnings.extend(run.warnings)
 
 
-def scan_folder(folder: str, inputs: Inputs, depth: int = 0) -> int:
+def scan_folder(folder: str, inputs: Inputs, depth: int = 0, in_run: bool = False) -> int:
     """A folder of results (e.g. what a cluster job collected): run directories and JSON results at any
-    depth up to 4; JSON files of other kinds are skipped with a warning. Every directory and file is read
-    once however many symlinks reach it (so the work is linear in what the tree holds). Returns how many
-    results were found, counting one already read as found."""
+    depth up to 4, also inside a run directory (where the sbatch and MPIJob recipes write decide.json);
+    JSON files of other kinds are skipped with a warning. Every directory and file is read once however
+    many symlinks reach it (so the work is linear in what the tree holds). Returns how many results were
+    found, counting one already read as found."""
     found = 0
     for entry in sorted(os.listdir(folder)):
         full = os.path.join(folder, entry)
@@ -260,9 +278,11 @@ def scan_folder(folder: str, inputs: Inputs, depth: int = 0) -> int:
                 found += is_run
             elif is_run:
                 add_run(full, inputs)
-                found += 1
+                found += 1 + (scan_folder(full, inputs, depth + 1, in_run=True) if depth < 4 else 0)
             elif depth < 4:
                 found += scan_folder(full, inputs, depth + 1)
+        elif in_run and entry in RUN_RECORD:
+            continue  # the run's own record, read by load_run
         elif entry.endswith(".json") and os.path.isfile(full):
             if not inputs.first_visit(full):
                 found += 1
@@ -281,6 +301,7 @@ def load_inputs(paths: Sequence[str]) -> Inputs:
                 continue  # given twice, or inside a folder given before
             if os.path.exists(os.path.join(p, "run.json")):
                 add_run(p, inputs)
+                scan_folder(p, inputs, in_run=True)  # decide.json and other results written beside the run
             elif not scan_folder(p, inputs):
                 raise InputProblem(f"{p}: neither a run directory (no run.json) nor a folder of results")
         elif os.path.isfile(p):

@@ -18,7 +18,8 @@ OLD_REPORT = "by scripts/report.py from"  # the header note of reports written b
 def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     p = argparse.ArgumentParser(prog="report.py", description="One self-contained HTML report of placebench results.")
     p.add_argument("inputs", nargs="+", metavar="INPUT",
-                   help="run directories, result JSON files (staging, pipeline, collective, gang, decide), or folders of them")
+                   help="run directories, result JSON files (staging, pipeline, collective, gang, decide, admission, "
+                        "queue, feasible, fleet), or folders of them")
     p.add_argument("-o", "--output", default="report.html",
                    help="HTML file to write (default: report.html; - for standard output); an existing file is "
                         "replaced only when it is a report written by this tool")
@@ -42,8 +43,7 @@ def output_problem(output: str, arg_inputs: Sequence[str], inputs: Inputs) -> st
         return None
     out = os.path.realpath(output)
     again = "; write the report elsewhere (e.g. -o report.html)"
-    sources = [*arg_inputs, *(d.path for kind in ("staging", "pipeline", "collective", "gang", "decide", "admission")
-                              for d in getattr(inputs, kind))]
+    sources = [*arg_inputs, *(d.path for d in inputs.docs())]
     if any(os.path.realpath(p) == out for p in sources):
         return f"{output}: is one of the inputs{again}"
     for run in inputs.runs:

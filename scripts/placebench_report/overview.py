@@ -4,7 +4,7 @@ for the class is among the inputs, and below it every warning the summaries carr
 warnings, flagged trials, rounds that look dependent, a stop at max rounds, control and unrealised arms."""
 import os
 
-from . import roles
+from . import first_screen, roles
 from .fig_decisions import recommendation_badge
 from .htmlkit import Markup, ci_pct, esc, note, num, pct, table
 from .load import Doc, Inputs
@@ -67,7 +67,7 @@ def class_warnings(cls: dict, arm_roles: dict[object, roles.Role]) -> list[str]:
 
 def summary_section(inputs: Inputs) -> str:
     several = len(inputs.runs) > 1
-    rows, warnings = [], []
+    rows, warnings, sentences = [], [], []
     for run in inputs.runs:
         prefix = f"{run.name}: " if several else ""
         if run.summary is None:
@@ -81,17 +81,21 @@ def summary_section(inputs: Inputs) -> str:
             arm_roles = {arm: r for (c, arm), r in all_roles.items() if c == cls.get("name")}
             row = [f"{prefix}{cls.get('name')} (vs {cls.get('baseline')})",
                    cls.get("stop_words") or stop_words(cls.get("stop_reason")), arms_cell(cls, arm_roles)]
+            rec = recommendation_for(inputs.decide, run.name, cls.get("name")) if inputs.decide else None
+            name = f"{prefix}{cls.get('name')}"
+            sentences.append(first_screen.from_decide(name, rec[1]) if rec
+                             else first_screen.from_summary(name, cls, arm_roles))
             if inputs.decide:
-                rec = recommendation_for(inputs.decide, run.name, cls.get("name"))
                 row.append(("html", recommendation_badge(rec[1])[1] + " " + esc(f"({rec[0].name})")) if rec else "-")
             rows.append(row)
             warnings += [prefix + w for w in class_warnings(cls, arm_roles)]
     headers = ["class", "stop", "arms against the baseline: verdict, ratio [CI]"]
     if inputs.decide:
         headers.append("recommendation (placebench decide)")
-    parts = [table(headers, rows, "summary") if rows else note("No run with a summary.json among the inputs.")]
+    parts = [first_screen.sentences_html(sentences)] if sentences else []
+    parts.append(table(headers, rows, "summary") if rows else note("No run with a summary.json among the inputs."))
     if warnings:
-        parts.append('<ul class="warnings">' + "".join(f"<li>{esc(w)}</li>" for w in warnings) + "</ul>")
+        parts.append(first_screen.warnings_html(warnings))
     else:
         parts.append(note("No warnings."))
     return "".join(parts)

@@ -7,6 +7,7 @@ from typing import TypeVar
 
 from . import (
     context,
+    doc_tables,
     fig_admission,
     fig_collectives,
     fig_decisions,
@@ -20,7 +21,7 @@ from . import (
     verdicts,
 )
 from .htmlkit import GENERATOR, badge, esc, note, num, section, table
-from .load import Doc, InputProblem, Inputs, Run
+from .load import DOC_KINDS, Doc, InputProblem, Inputs, Run
 
 T = TypeVar("T")
 
@@ -50,9 +51,9 @@ th{background:#f0f0f0}table.kv td:first-child{font-weight:600;white-space:nowrap
 table.kv thead{display:none}table.compact td{padding:1px 6px}
 img.fig{max-width:100%;height:auto;display:block;margin:8px 0}
 .note{color:#555;font-size:.86em;margin:4px 0}
-.badge{display:inline-block;padding:0 6px;border-radius:8px;font-size:.85em;color:#fff;background:#888}
-.badge.ok,.badge.faster{background:#1b9e77}.badge.bad,.badge.slower{background:#d95f02}
-.badge.warn,.badge.inconclusive{background:#888}.badge.equivalent{background:#1f78b4}.badge.baseline{background:#333}
+.badge{display:inline-block;padding:0 6px;border-radius:8px;font-size:.85em;color:#fff;background:#6b6b6b}
+.badge.ok,.badge.faster{background:#137a5c}.badge.bad,.badge.slower{background:#b54f00}
+.badge.warn,.badge.inconclusive{background:#6b6b6b}.badge.equivalent{background:#1f78b4}.badge.baseline{background:#333}
 .badge.control,.badge.unrealised{color:#222;background:repeating-linear-gradient(45deg,#ddd 0 4px,#bbb 4px 8px)}
 .note.warn{color:#8a3b00}ul.warnings{font-size:.86em;color:#8a3b00;margin:4px 0 12px}
 table.summary td{vertical-align:middle}
@@ -150,7 +151,7 @@ def build_page(inputs: Inputs, title: str | None = None) -> str:
         img = drawn_from([os.path.join(r.path, "summary.json") for r in runs], fig_forest.forest_figure, runs)
         if img:
             add("forest-all", "Ratios of every run", img)
-    for kind in ("pipeline", "staging", "collective", "gang", "decide", "admission"):
+    for kind in DOC_KINDS:
         docs = getattr(inputs, kind)
         if docs:
             drawn_from([d.path for d in docs], add_doc_sections, kind, docs, add)
@@ -199,18 +200,23 @@ def add_doc_sections(kind: str, docs: list[Doc], add: Callable[[str, str, str], 
         add("gang", "Gang runs", "".join(parts))
     elif kind == "admission":
         add("admission", "Admission timelines", fig_admission.admission_section(docs))
+    elif kind in ("queue", "feasible", "fleet"):
+        heading, html = doc_tables.section(kind, docs)
+        add(kind, heading, html)
     else:
         add("decisions", "Decisions", "".join(fig_decisions.decisions_section(d) for d in docs))
 
 
 def page_html(inputs: Inputs, title: str, toc: list[str], body: list[str]) -> str:
     absent = [k for k, v in (("runs", inputs.runs), ("pipeline files", inputs.pipeline), ("staging", inputs.staging),
-                             ("collectives", inputs.collective), ("gang", inputs.gang), ("decisions", inputs.decide))
+                             ("collectives", inputs.collective), ("gang", inputs.gang), ("decisions", inputs.decide),
+                             ("admission", inputs.admission), ("queue replays", inputs.queue),
+                             ("feasibility", inputs.feasible), ("fleet", inputs.fleet))
               if not v]
     generated = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
     header = (f"<h1>{esc(title)}</h1>" + note(f"Generated {generated} by scripts/report.py from "
                                               f"{len(inputs.runs)} run(s) and "
-                                              f"{len(inputs.staging) + len(inputs.pipeline) + len(inputs.collective) + len(inputs.gang) + len(inputs.decide)} "
+                                              f"{len(inputs.docs())} "
                                               "result file(s).")
               + (note("Not in these inputs: " + ", ".join(absent) + ".") if absent else "")
               + "".join(note("warning: " + w) for w in inputs.warnings)

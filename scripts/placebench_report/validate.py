@@ -191,6 +191,12 @@ KINDS = {
         "schedule_start_s": Opt(NUMBER),
         "stranded_gpu_s": NUMBER,
     }),
+    # queue --json, feasible --json and fleet --json (docs/queue-replay.md, docs/decisions.md, docs/fleet.md):
+    # the report lists them with the fields below.
+    "queue": Map({"jobs": Opt(NUMBER), "total_gpus": Opt(NUMBER), "combinations": List(Map({}))}),
+    "feasible": Map({"job_runnable": Opt(BOOL), "free_gpus": Opt(NUMBER), "nodes": List(Map({"name": Opt(KEY)}))}),
+    "fleet": Map({"nodes": List(Map({})), "suspects": List(Map({"host": Opt(KEY), "severity_pct": Opt(NUMBER)})),
+                  "warnings": Opt(List(STR))}),
     "admission": Map({
         "observed_until": Opt(STR),
         "jobs": List(Map({

@@ -62,7 +62,8 @@ class FullReport(unittest.TestCase):
         for text in ("Placement verification", "Class tiny", "Class staging-64k", "Class pipeline-small",
                      "Stranded GPU-seconds", "recommendation", "seed, order", "Schedule: arm order per round"):
             self.assertIn(text, self.html, text)
-        self.assertNotIn("Not in these inputs", self.html)
+        absent = re.search(r"Not in these inputs: ([^<]*)", self.html)
+        self.assertEqual(absent.group(1) if absent else "", "admission, queue replays, feasibility, fleet.")
 
     def test_images_are_embedded_pngs(self):
         srcs = re.findall(r'<img[^>]*src="([^"]*)"', self.html)
