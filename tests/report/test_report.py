@@ -290,7 +290,8 @@ class Wrapper(unittest.TestCase):
                            text=True, timeout=240, env=env)
         self.assertEqual(r.returncode, 2, r.stdout + r.stderr)
         self.assertEqual(len(r.stderr.strip().splitlines()), 1, r.stderr)
-        self.assertIn("inside the run directory", r.stderr)
+        # The CLI's output rule refuses first (a run's record), before the Python report starts.
+        self.assertRegex(r.stderr, "the record of the run|inside the run directory")
         self.assertEqual(read(os.path.join(run, "run.json")), before)
 
     def test_missing_home_is_a_clear_error(self):
