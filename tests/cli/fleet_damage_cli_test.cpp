@@ -55,6 +55,7 @@ void edit_run_json(const std::string& dir, const std::function<void(json&)>& edi
 
 json fleet_json(const std::string& dir, int expected_exit, const std::vector<std::string>& more = {}) {
   std::string out = dir + "/fleet.json";
+  fs::remove(out);  // a second report over the same tree: the output rule keeps an earlier one without --force
   std::vector<std::string> args = {"fleet", dir, "--json", out};
   args.insert(args.end(), more.begin(), more.end());
   CommandResult r = pb(args);
