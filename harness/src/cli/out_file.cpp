@@ -111,7 +111,7 @@ void write_output(const OutputTarget& target, const std::string& text) {
   if (!target.given()) return;
   if (target.to_stdout) {
     std::cout << text << std::flush;
-    if (!std::cout) throw WriteError(target.option + " " + target.path + ": cannot write standard output");
+    if (!std::cout) throw InputError(target.option + " " + target.path + ": cannot write standard output; check where it goes");
     return;
   }
   OutputTarget now = check_output(target.option, target.path, target.replace);  // it may have changed meanwhile
@@ -121,8 +121,8 @@ void write_output(const OutputTarget& target, const std::string& text) {
       write_file_atomically(now.file, text, fix);
     else
       write_new_file_atomically(now.file, text, fix);
-  } catch (const WriteError& e) {
-    throw WriteError(target.option + " " + e.what());
+  } catch (const WriteError& e) {  // an output the user asked for that cannot be written: exit 2, as for a bad path
+    throw InputError(target.option + " " + e.what());
   }
 }
 
