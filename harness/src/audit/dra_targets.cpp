@@ -8,10 +8,7 @@
 namespace placebench::harness {
 namespace {
 
-bool same_uuid(const std::string& a, const std::string& b) {
-  return !a.empty() && a.size() == b.size() &&
-         std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) { return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y)); });
-}
+bool same_uuid(const std::string& a, const std::string& b) { return same_gpu_uuid(a, b); }
 
 const GpuInfo* topology_gpu(const Inventory& inv, const DraGpu& g) {
   for (const auto* list : {&inv.gpus, &inv.hidden_gpus})

@@ -217,6 +217,8 @@ std::vector<WorkloadGpu> cuda_selection(const std::vector<WorkloadGpu>& set, con
 
 }  // namespace
 
+bool same_gpu_uuid(const std::string& a, const std::string& b) { return !a.empty() && lower(a) == lower(b); }
+
 WorkloadGpus resolve_workload_gpus(const std::vector<GpuInfo>& node_gpus, const NodeGpuIds& ids,
                                    const std::optional<std::string>& nvidia_visible,
                                    const std::optional<std::string>& cuda_visible,

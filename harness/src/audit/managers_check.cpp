@@ -74,11 +74,7 @@ std::optional<std::vector<std::string>> seen_uuids(const AuditObservation& o, st
 }
 
 bool has_uuid(const std::vector<std::string>& v, const std::string& x) {
-  auto lower = [](std::string s) {
-    for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return s;
-  };
-  return std::any_of(v.begin(), v.end(), [&](const std::string& e) { return lower(e) == lower(x); });
+  return std::any_of(v.begin(), v.end(), [&](const std::string& e) { return same_gpu_uuid(e, x); });
 }
 
 // One line per annotation that disagrees: "HAMi annotated GPU A (hami.io/vgpu-devices-allocated), the container

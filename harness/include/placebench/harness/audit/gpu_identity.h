@@ -70,6 +70,9 @@ struct WorkloadGpus {
 // NVML's and the container toolkit's index). nvidia_visible / cuda_visible: the process's variables
 // (nullopt when unset). cuda_device_order: CUDA_DEVICE_ORDER; unless it is PCI_BUS_ID, CUDA numbers GPUs
 // fastest first, so an index over GPUs of different models is unknown (one model: PCI bus order).
+// Two GPU or MIG UUIDs name the same device (the driver prints hex in either case); "" matches nothing.
+bool same_gpu_uuid(const std::string& a, const std::string& b);
+
 WorkloadGpus resolve_workload_gpus(const std::vector<GpuInfo>& node_gpus, const NodeGpuIds& ids,
                                    const std::optional<std::string>& nvidia_visible,
                                    const std::optional<std::string>& cuda_visible,
