@@ -19,6 +19,13 @@ const std::vector<placebench::testing::IntegerOption>& integer_options() {
 
 }  // namespace
 
+// The options are found once, before the first input: finding them parses the command line a few hundred
+// times, which under the sanitizers takes longer than one input's timeout (-timeout=10).
+extern "C" int LLVMFuzzerInitialize(int*, char***) {
+  (void)integer_options();
+  return 0;
+}
+
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace placebench;
   const auto& options = integer_options();

@@ -20,6 +20,8 @@
 #include "fuzz_support.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size);
+// Optional, as in libFuzzer: a target's set-up, run once before the first input and outside its deadline.
+extern "C" __attribute__((weak)) int LLVMFuzzerInitialize(int* argc, char*** argv);
 
 namespace {
 namespace fs = std::filesystem;
@@ -111,6 +113,7 @@ int main(int argc, char** argv) {
   long limit_s = limit_env != nullptr ? std::strtol(limit_env, nullptr, 10) : 10;
   Watchdog watchdog(std::chrono::seconds(limit_s > 0 ? limit_s : 10));
   std::vector<fs::path> files = inputs_of(args);
+  if (LLVMFuzzerInitialize != nullptr) LLVMFuzzerInitialize(&argc, &argv);
   for (const fs::path& file : files) {
     std::string data = contents(file);
     placebench::fuzz::set_current_input(file.string());
