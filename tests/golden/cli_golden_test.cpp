@@ -11,39 +11,14 @@
 #include <string>
 #include <vector>
 
-#include "golden.h"
-#include "run_command.h"
+#include "cli_golden.h"
 
-using namespace placebench::testing;
+using placebench::golden::expect_cli_golden;
+using placebench::golden::fixture;
 using placebench::golden::matches_golden;
 using placebench::golden::read_text;
 using placebench::golden::Substitutions;
-
-namespace {
-
-std::string fixture(const std::string& rel) { return std::string(PLACEBENCH_SOURCE_DIR) + "/tests/fixtures/" + rel; }
-
-// A fresh directory for files a command writes; its path reads {{TMP}} in the goldens.
-std::string temp_dir(const std::string& name) {
-  std::filesystem::path dir = std::filesystem::path(::testing::TempDir()) / ("pb-golden-" + name);
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
-  return dir.string();
-}
-
-// Runs placebench with `args`, expects `exit_code` and nothing on stderr, and compares stdout with
-// tests/golden/cli/GOLDEN.
-void expect_cli_golden(const std::vector<std::string>& args, int exit_code, const std::string& golden,
-                       const Substitutions& extra = {}) {
-  std::vector<std::string> argv{placebench_binary()};
-  argv.insert(argv.end(), args.begin(), args.end());
-  CommandResult r = run_command(argv);
-  ASSERT_EQ(r.exit_code, exit_code) << golden << "\nstdout:\n" << r.out << "\nstderr:\n" << r.err;
-  EXPECT_EQ(r.err, "") << golden;
-  EXPECT_TRUE(matches_golden(r.out, "cli/" + golden, extra));
-}
-
-}  // namespace
+using placebench::golden::temp_dir;
 
 // ---- compare: the verdict table and summary.json's form (render_analysis_table, summary_to_json) ----
 
