@@ -5,8 +5,7 @@
 
 #include "cli_golden.h"
 
-using placebench::golden::expect_cli_golden;
-using placebench::golden::fixture;
+using namespace placebench::golden;
 
 TEST(GoldenAdmission, ThreeCasesTable) {
   expect_cli_golden({"admission", fixture("admission/admitted-whole"), "--gang", fixture("admission/admitted-whole-gang.json")}, 0,

@@ -14,10 +14,7 @@
 
 #include "cli_golden.h"
 
-using placebench::golden::expect_cli_golden;
-using placebench::golden::fixture;
-using placebench::golden::Substitutions;
-using placebench::golden::temp_dir;
+using namespace placebench::golden;
 
 namespace {
 

@@ -3,6 +3,7 @@
 // tests/golden/cli/NAME (golden.h's matches_golden does the comparing and the regenerating).
 #pragma once
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <string>
@@ -15,9 +16,11 @@ namespace placebench::golden {
 
 inline std::string fixture(const std::string& rel) { return std::string(PLACEBENCH_SOURCE_DIR) + "/tests/fixtures/" + rel; }
 
-// A fresh directory for files a command writes; its path reads {{TMP}} in the goldens.
+// A fresh directory for files a command writes, this process's own (two builds' tests may run at once);
+// its path reads {{TMP}} in the goldens.
 inline std::string temp_dir(const std::string& name) {
-  std::filesystem::path dir = std::filesystem::path(::testing::TempDir()) / ("pb-golden-" + name);
+  std::filesystem::path dir =
+      std::filesystem::path(::testing::TempDir()) / ("pb-golden-" + name + "-" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   return dir.string();

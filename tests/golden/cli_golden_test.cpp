@@ -13,12 +13,7 @@
 
 #include "cli_golden.h"
 
-using placebench::golden::expect_cli_golden;
-using placebench::golden::fixture;
-using placebench::golden::matches_golden;
-using placebench::golden::read_text;
-using placebench::golden::Substitutions;
-using placebench::golden::temp_dir;
+using namespace placebench::golden;
 
 // ---- compare: the verdict table and summary.json's form (render_analysis_table, summary_to_json) ----
 

@@ -13,12 +13,7 @@
 #include "fleet_fixtures.h"
 
 using namespace placebench::testing;
-using placebench::golden::expect_cli_golden;
-using placebench::golden::fixture;
-using placebench::golden::matches_golden;
-using placebench::golden::read_text;
-using placebench::golden::Substitutions;
-using placebench::golden::temp_dir;
+using namespace placebench::golden;
 
 namespace {
 

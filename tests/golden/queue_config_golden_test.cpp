@@ -12,11 +12,7 @@
 #include "cli_golden.h"
 
 using namespace placebench::testing;
-using placebench::golden::expect_cli_golden;
-using placebench::golden::fixture;
-using placebench::golden::matches_golden;
-using placebench::golden::read_text;
-using placebench::golden::temp_dir;
+using namespace placebench::golden;
 
 TEST(GoldenQueue, ArticleClusterJson) {
   expect_cli_golden({"queue", "--inventory", fixture("queue/article-cluster-fragmented.yaml"), "--mix",
