@@ -100,12 +100,15 @@ function(_placebench_test_pch target)
   target_precompile_headers(${target} REUSE_FROM placebench_test_pch)
 endfunction()
 
-# placebench_add_module(NAME SOURCES ... [PUBLIC_DEPS ...] [PRIVATE_DEPS ...]): a static library
-# placebench::NAME with include/ as its public headers. PUBLIC_DEPS are what those headers include:
-# consumers compile against them too. PRIVATE_DEPS are what only the module's sources use: still linked
-# into every executable (the library is static), but their headers and flags stay out of consumers.
+# placebench_add_module(NAME SOURCES ... [PUBLIC_DEPS ...] [PRIVATE_DEPS ...] [HEADERS ...] [LAYERS ...]):
+# a static library placebench::NAME with include/ as its public headers. PUBLIC_DEPS are what those headers
+# include: consumers compile against them too. PRIVATE_DEPS are what only the module's sources use: still
+# linked into every executable (the library is static), but their headers and flags stay out of consumers.
+# Before it compiles, its SOURCES and HEADERS (default: every header under include/ and src/) are checked
+# against the layers of harness (cmake/CheckLayerIncludes.cmake): they may include placebench/harness/L/
+# only for an L in LAYERS; a module outside harness gives none, and includes nothing of harness.
 function(placebench_add_module name)
-  cmake_parse_arguments(ARG "" "" "SOURCES;PUBLIC_DEPS;PRIVATE_DEPS" ${ARGN})
+  cmake_parse_arguments(ARG "" "" "SOURCES;PUBLIC_DEPS;PRIVATE_DEPS;HEADERS;LAYERS" ${ARGN})
   if(ARG_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "placebench_add_module(${name}): unknown arguments '${ARG_UNPARSED_ARGUMENTS}'; "
                         "dependencies go in PUBLIC_DEPS (included by include/) or PRIVATE_DEPS (sources only)")
@@ -115,6 +118,69 @@ function(placebench_add_module name)
   target_include_directories(placebench_${name} PUBLIC ${CMAKE_CURRENT_SOURCE_DIR}/include)
   target_link_libraries(placebench_${name} PUBLIC placebench_flags ${ARG_PUBLIC_DEPS} PRIVATE ${ARG_PRIVATE_DEPS})
   set_target_properties(placebench_${name} PROPERTIES POSITION_INDEPENDENT_CODE ON)
+  if(NOT ARG_HEADERS)
+    file(GLOB_RECURSE ARG_HEADERS CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/include/*.h
+         ${CMAKE_CURRENT_SOURCE_DIR}/src/*.h ${CMAKE_CURRENT_SOURCE_DIR}/src/*.cuh)
+  endif()
+  set(_checked "")
+  foreach(_f IN LISTS ARG_SOURCES ARG_HEADERS)
+    if(EXISTS ${_f} AND NOT _f MATCHES "^${PROJECT_BINARY_DIR}/")
+      list(APPEND _checked ${_f})
+    endif()
+  endforeach()
+  string(REPLACE ";" "," _files "${_checked}")
+  string(REPLACE ";" "," _layers "${ARG_LAYERS}")
+  set(_stamp ${CMAKE_CURRENT_BINARY_DIR}/placebench_${name}.layers.stamp)
+  add_custom_command(OUTPUT ${_stamp}
+    COMMAND ${CMAKE_COMMAND} -DLIBRARY=placebench_${name} "-DALLOWED=${_layers}" "-DFILES=${_files}"
+            -DSOURCE_DIR=${PROJECT_SOURCE_DIR} -DSTAMP=${_stamp} -P ${PROJECT_SOURCE_DIR}/cmake/CheckLayerIncludes.cmake
+    DEPENDS ${_checked} ${PROJECT_SOURCE_DIR}/cmake/CheckLayerIncludes.cmake
+    COMMENT "Checking the includes of placebench_${name} against its layers" VERBATIM)
+  add_custom_target(placebench_${name}_layers DEPENDS ${_stamp})
+  add_dependencies(placebench_${name} placebench_${name}_layers)
+endfunction()
+
+# placebench_add_layer(NAME [BELOW ...] [TARGET T] [SOURCES ...]): one layer of harness (docs/architecture.md,
+# "Layers"): the library placebench::harness_NAME (or placebench::T) of harness/src/NAME/*.cpp and the headers
+# of include/placebench/harness/NAME/ and src/NAME/, linked to the layers BELOW it. It may include its own
+# headers, core's (placebench/harness/*.h) and those of every layer below it, directly or not; the check
+# fails the build on any other. Every layer compiles with the same flags and dependencies, so they share
+# core's precompiled header. Layers are declared bottom up.
+function(placebench_add_layer name)
+  cmake_parse_arguments(ARG "" "TARGET" "BELOW;SOURCES" ${ARGN})
+  set(_target harness_${name})
+  if(ARG_TARGET)
+    set(_target ${ARG_TARGET})
+  endif()
+  set(_dir ${CMAKE_CURRENT_SOURCE_DIR})
+  if(name STREQUAL "core")
+    file(GLOB _sources CONFIGURE_DEPENDS ${_dir}/src/*.cpp)
+    file(GLOB _headers CONFIGURE_DEPENDS ${_dir}/include/placebench/harness/*.h ${_dir}/src/*.h)
+  else()
+    file(GLOB _sources CONFIGURE_DEPENDS ${_dir}/src/${name}/*.cpp)
+    file(GLOB _headers CONFIGURE_DEPENDS ${_dir}/include/placebench/harness/${name}/*.h ${_dir}/src/${name}/*.h)
+  endif()
+  set(_allowed ${name} core)
+  set(_below "")
+  foreach(_b IN LISTS ARG_BELOW)
+    get_property(_b_allowed GLOBAL PROPERTY PLACEBENCH_LAYER_${_b})
+    if(NOT _b_allowed)
+      message(FATAL_ERROR "placebench_add_layer(${name}): layer '${_b}' below it is not declared yet; declare layers bottom up")
+    endif()
+    list(APPEND _allowed ${_b_allowed})
+    get_property(_b_target GLOBAL PROPERTY PLACEBENCH_LAYER_TARGET_${_b})
+    list(APPEND _below placebench::${_b_target})
+  endforeach()
+  list(REMOVE_DUPLICATES _allowed)
+  set_property(GLOBAL PROPERTY PLACEBENCH_LAYER_${name} ${_allowed})
+  set_property(GLOBAL PROPERTY PLACEBENCH_LAYER_TARGET_${name} ${_target})
+  placebench_add_module(${_target} SOURCES ${_sources} ${ARG_SOURCES} HEADERS ${_headers} LAYERS ${_allowed}
+    PUBLIC_DEPS ${_below} ${PLACEBENCH_HARNESS_PUBLIC_DEPS} PRIVATE_DEPS ${PLACEBENCH_HARNESS_PRIVATE_DEPS})
+  if(name STREQUAL "core")
+    placebench_precompile_headers(placebench_${_target} ${PLACEBENCH_HARNESS_PCH_HEADERS})
+  elseif(PLACEBENCH_USE_PCH)
+    target_precompile_headers(placebench_${_target} REUSE_FROM placebench_harness_core)
+  endif()
 endfunction()
 
 # placebench_add_tests(DIR LIBS ... [LABELS ...]): one GoogleTest executable per DIR/*_test.cpp,

@@ -1,10 +1,10 @@
 // Run-time version report (see build_info.h).
 #include <fmt/format.h>
+#include <hwloc.h>
 
 #include "placebench/collectives/mpi_info.h"
 #include "placebench/collectives/nccl_library.h"
 #include "placebench/harness/build_info.h"
-#include "placebench/harness/topology/topology.h"
 #include "placebench/kernels/device_runtime.h"
 
 namespace placebench::harness {
@@ -13,7 +13,7 @@ VersionReport collect_versions() {
   VersionReport v;
   v.placebench = placebench_version();
   v.git_revision = placebench_git_revision();
-  v.hwloc = hwloc_runtime_version();
+  v.hwloc = HWLOC_VERSION;  // as topology.h's hwloc_runtime_version: the release built against
   v.mpi = collectives::mpi_library_version();
   kernels::DeviceRuntime rt = kernels::query_device_runtime();
   v.cuda_runtime = rt.built ? kernels::format_cuda_version(rt.runtime_version) : "not built";

@@ -125,6 +125,52 @@ std::optional<std::uint64_t> memory_limit(const Location& loc, const std::string
   return bytes;
 }
 
+// The tightest CPU quota on the way up from the process's cgroup.
+void read_cpu_limit(const Location& cpu, CgroupLimits& limits) {
+  limits.version = cpu.version;
+  walk_up(cpu, [&](const std::string& dir) {
+    std::string raw;
+    auto q = cpu_quota(cpu, dir, raw);
+    if (!q) return;
+    double cpus = q->first / q->second;
+    if (!limits.cpu_limit_cpus || cpus < *limits.cpu_limit_cpus) {
+      limits.cpu_limit_cpus = cpus;
+      limits.cpu_max = raw;
+      limits.cpu_path = dir;
+    }
+  });
+}
+
+// The tightest memory limit on the way up.
+void read_memory_limit(const Location& mem, CgroupLimits& limits) {
+  if (limits.version == 0 || mem.version == 1) limits.version = mem.version;
+  walk_up(mem, [&](const std::string& dir) {
+    auto bytes = memory_limit(mem, dir);
+    if (bytes && (!limits.memory_max_bytes || *bytes < *limits.memory_max_bytes)) {
+      limits.memory_max_bytes = bytes;
+      limits.memory_path = dir;
+    }
+  });
+}
+
+// The effective CPUs and memory nodes of the nearest level that has them.
+void read_cpuset(const Location& cpuset, CgroupLimits& limits) {
+  if (limits.version == 0 || cpuset.version == 1) limits.version = cpuset.version;
+  const char* file = cpuset.version == 2 ? "/cpuset.cpus.effective" : "/cpuset.effective_cpus";
+  const char* mems_file = cpuset.version == 2 ? "/cpuset.mems.effective" : "/cpuset.effective_mems";
+  walk_up(cpuset, [&](const std::string& dir) {  // the nearest level that has the file
+    if (!limits.cpuset_cpus_effective.empty()) return;
+    if (auto cpus = read_value(dir + file)) {
+      limits.cpuset_cpus_effective = *cpus;
+      limits.cpuset_path = dir;
+    }
+  });
+  walk_up(cpuset, [&](const std::string& dir) {
+    if (limits.cpuset_mems_effective.empty())
+      if (auto mems = read_value(dir + mems_file)) limits.cpuset_mems_effective = *mems;
+  });
+}
+
 }  // namespace
 
 CgroupLimits read_cgroup_limits(const std::string& proc_root, const std::string& sys_root) {
@@ -137,56 +183,12 @@ CgroupLimits read_cgroup_limits(const std::string& proc_root, const std::string&
   std::vector<CgroupLine> lines = parse_proc_cgroup(*text);
   const std::string root = sys_root + "/fs/cgroup";
   std::vector<std::string> missing;
-
-  if (std::optional<Location> cpu = locate(lines, root, "cpu")) {
-    limits.version = cpu->version;
-    walk_up(*cpu, [&](const std::string& dir) {
-      std::string raw;
-      auto q = cpu_quota(*cpu, dir, raw);
-      if (!q) return;
-      double cpus = q->first / q->second;
-      if (!limits.cpu_limit_cpus || cpus < *limits.cpu_limit_cpus) {
-        limits.cpu_limit_cpus = cpus;
-        limits.cpu_max = raw;
-        limits.cpu_path = dir;
-      }
-    });
-  } else {
-    missing.push_back("cpu");
-  }
-
-  if (std::optional<Location> mem = locate(lines, root, "memory")) {
-    if (limits.version == 0 || mem->version == 1) limits.version = mem->version;
-    walk_up(*mem, [&](const std::string& dir) {
-      auto bytes = memory_limit(*mem, dir);
-      if (bytes && (!limits.memory_max_bytes || *bytes < *limits.memory_max_bytes)) {
-        limits.memory_max_bytes = bytes;
-        limits.memory_path = dir;
-      }
-    });
-  } else {
-    missing.push_back("memory");
-  }
-
-  if (std::optional<Location> cpuset = locate(lines, root, "cpuset")) {
-    if (limits.version == 0 || cpuset->version == 1) limits.version = cpuset->version;
-    const char* file = cpuset->version == 2 ? "/cpuset.cpus.effective" : "/cpuset.effective_cpus";
-    const char* mems_file = cpuset->version == 2 ? "/cpuset.mems.effective" : "/cpuset.effective_mems";
-    walk_up(*cpuset, [&](const std::string& dir) {  // the nearest level that has the file
-      if (!limits.cpuset_cpus_effective.empty()) return;
-      if (auto cpus = read_value(dir + file)) {
-        limits.cpuset_cpus_effective = *cpus;
-        limits.cpuset_path = dir;
-      }
-    });
-    walk_up(*cpuset, [&](const std::string& dir) {
-      if (limits.cpuset_mems_effective.empty())
-        if (auto mems = read_value(dir + mems_file)) limits.cpuset_mems_effective = *mems;
-    });
-  } else {
-    missing.push_back("cpuset");
-  }
-
+  if (std::optional<Location> cpu = locate(lines, root, "cpu")) read_cpu_limit(*cpu, limits);
+  else missing.push_back("cpu");
+  if (std::optional<Location> mem = locate(lines, root, "memory")) read_memory_limit(*mem, limits);
+  else missing.push_back("memory");
+  if (std::optional<Location> cpuset = locate(lines, root, "cpuset")) read_cpuset(*cpuset, limits);
+  else missing.push_back("cpuset");
   if (limits.version == 0 && fs::exists(root + "/cgroup.controllers")) limits.version = 2;
   if (!missing.empty()) {
     limits.detail = "no cgroup hierarchy found under " + root + " for:";

@@ -23,6 +23,10 @@ double percent(double log_ratio) { return std::expm1(log_ratio) * 100.0; }
 
 }  // namespace
 
+double step_time_pct(double ratio_pct, bool throughput) {
+  return throughput ? 100.0 / (1.0 + ratio_pct / 100.0) - 100.0 : ratio_pct;
+}
+
 PercentCi to_percent(const ShiftCi& log_shift) {
   PercentCi p;
   p.estimate = percent(log_shift.estimate);

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numeric>
 #include <stdexcept>
 
@@ -54,6 +55,13 @@ double coverage(Method method, std::int64_t n, double q, const Ranks& r) {
 }
 
 }  // namespace
+
+double median(std::vector<double> values) {
+  if (values.empty()) return std::numeric_limits<double>::quiet_NaN();
+  std::sort(values.begin(), values.end());
+  const std::size_t n = values.size();
+  return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+}
 
 double quantile_estimate_sorted(std::span<const double> sorted, double q) {
   detail::require_non_empty("quantile_estimate_sorted", "sample", sorted.size());

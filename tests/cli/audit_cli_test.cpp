@@ -107,7 +107,7 @@ TEST(AuditCli, AGpuThatCannotBeIdentifiedNeverPasses) {
   // GPU-eeee... is in no source of the node: unknown, with the reason, and exit 1 even judged against
   // its own (local) node and without any annotation.
   for (const std::vector<std::string>& extra : {std::vector<std::string>{"--pid", "4247"},
-                                                std::vector<std::string>{"--pid", "4247", "--device", "0"}}) {
+                                                std::vector<std::string>{"--pid", "4247", "--device-numa", "0"}}) {
     Audit a = audit(extra);
     ASSERT_FALSE(a.report.is_discarded()) << a.result.err << a.result.out;
     EXPECT_EQ(a.result.exit_code, 1) << a.result.out;
@@ -126,7 +126,7 @@ TEST(AuditCli, AGpuThatCannotBeIdentifiedNeverPasses) {
 
 TEST(AuditCli, AKernelThreadOrAZombieIsUnknownNotLocal) {
   for (const char* pid : {"77", "4249"}) {
-    Audit a = audit({"--pid", pid, "--device", "0"});
+    Audit a = audit({"--pid", pid, "--device-numa", "0"});
     ASSERT_FALSE(a.report.is_discarded()) << pid << a.result.err << a.result.out;
     EXPECT_EQ(a.result.exit_code, 1) << pid << a.result.out;
     EXPECT_EQ(placement_of(a.report, "device on node 0"), "unknown") << a.result.out;
@@ -196,24 +196,54 @@ TEST(AuditCli, DraRecordsAreJudgedLikeAnyGpu) {
 }
 
 TEST(AuditCli, DeviceNodeGivesExitZeroWhenLocal) {
-  Audit a = audit({"--pid", "4242", "--device", "1"});
+  Audit a = audit({"--pid", "4242", "--device-numa", "1"});
   EXPECT_EQ(a.result.exit_code, 0) << a.result.err << a.result.out;
   EXPECT_EQ(placement_of(a.report, "device on node 1"), "local");
   EXPECT_EQ(a.report["all_local"], true);
 }
 
 TEST(AuditCli, SplitAndSpanning) {
-  Audit split = audit({"--pid", "4243", "--device", "0"});
+  Audit split = audit({"--pid", "4243", "--device-numa", "0"});
   EXPECT_EQ(split.result.exit_code, 1);
   EXPECT_EQ(placement_of(split.report, "device on node 0"), "split") << split.result.out;
   EXPECT_EQ(split.report["memory"]["policy"], "bind:1");
-  Audit spanning = audit({"--pid", "4244", "--device", "0"});
+  Audit spanning = audit({"--pid", "4244", "--device-numa", "0"});
   EXPECT_EQ(placement_of(spanning.report, "device on node 0"), "spanning") << spanning.result.out;
   EXPECT_EQ(spanning.report["placements"][0]["page_share_pct"], 50.0);
 }
 
+// --pid of a process in another pod than POD_UID names: placebench's variables and downward API files are its
+// own pod's, so they are not taken for the process's (its HAMi annotation would be another pod's); a warning
+// says so, and the pod is the cgroup path's UID alone. The same variables of the process's own pod are kept.
+TEST(AuditCli, AnotherPodsIdentityIsNotTakenForTheProcesss) {
+  std::vector<std::string> argv = audit_argv({"--pid", "4242", "--device-numa", "1",
+                                              "--cpu-manager-state", kAudit + "/kubelet/cpu_manager_state",
+                                              "--annotations", kAudit + "/podinfo/annotations",
+                                              "--labels", kAudit + "/podinfo/labels"});
+  const std::vector<std::string> other = {"POD_UID=11111111-2222-3333-4444-555555555555", "POD_NAME=auditor",
+                                          "POD_NAMESPACE=tools", "CONTAINER_NAME=auditor"};
+  json a = json::parse(run_command(argv, 60, other).out, nullptr, false);
+  ASSERT_FALSE(a.is_discarded());
+  EXPECT_EQ(a["managers"]["pod"]["uid"], "6f1c2d3e-aaaa-bbbb-cccc-0123456789ab");
+  EXPECT_EQ(a["managers"]["pod"]["name"], "");
+  EXPECT_EQ(a["managers"]["pod"]["container"], "");
+  EXPECT_EQ(a["managers"]["pod"]["group"], "");
+  EXPECT_EQ(a["disagreements"].dump().find("HAMi"), std::string::npos) << a["disagreements"].dump();
+  EXPECT_NE(a["warnings"].dump().find("process 4242 is in pod 6f1c2d3e-aaaa-bbbb-cccc-0123456789ab (its cgroup path), and "
+                                                  "POD_UID names pod 11111111-2222-3333-4444-555555555555"),
+            std::string::npos) << a["warnings"].dump();
+  const std::vector<std::string> same = {"POD_UID=6f1c2d3e-aaaa-bbbb-cccc-0123456789ab", "POD_NAME=trainer-0",
+                                         "POD_NAMESPACE=ml", "CONTAINER_NAME=trainer"};
+  json b = json::parse(run_command(argv, 60, same).out, nullptr, false);
+  ASSERT_FALSE(b.is_discarded());
+  EXPECT_EQ(b["managers"]["pod"]["name"], "trainer-0");
+  EXPECT_EQ(b["managers"]["pod"]["container"], "trainer");
+  EXPECT_EQ(b["managers"]["pod"]["group"], "train-job-pg");
+  EXPECT_EQ(b["warnings"].dump().find("POD_UID names pod"), std::string::npos);
+}
+
 TEST(AuditCli, ManagersDisagreementsFromFixtures) {
-  std::vector<std::string> args = {"--pid", "4242", "--device", "1",
+  std::vector<std::string> args = {"--pid", "4242", "--device-numa", "1",
                                    "--cpu-manager-state", kAudit + "/kubelet/cpu_manager_state",
                                    "--memory-manager-state", kAudit + "/kubelet/memory_manager_state",
                                    "--kubelet-config", kAudit + "/kubelet/config.yaml",
@@ -233,7 +263,7 @@ TEST(AuditCli, ManagersDisagreementsFromFixtures) {
 }
 
 TEST(AuditCli, MalformedManagerFileWarnsAndTheAuditStillReports) {
-  Audit a = audit({"--pid", "4242", "--device", "1", "--cpu-manager-state", kAudit + "/kubelet/cpu_manager_state.truncated"});
+  Audit a = audit({"--pid", "4242", "--device-numa", "1", "--cpu-manager-state", kAudit + "/kubelet/cpu_manager_state.truncated"});
   EXPECT_EQ(a.result.exit_code, 0) << a.result.err;
   EXPECT_EQ(placement_of(a.report, "device on node 1"), "local");
   EXPECT_EQ(a.report["managers"]["cpu_manager"]["file"]["status"], "malformed");
@@ -244,8 +274,8 @@ TEST(AuditCli, MalformedManagerFileWarnsAndTheAuditStillReports) {
 
 TEST(AuditCli, BadInputIsOneLineAndExitTwo) {
   for (const auto& extra : std::vector<std::vector<std::string>>{{"--pid", "999999"},
-                                                                  {"--pid", "4242", "--device", "5"},
-                                                                  {"--pid", "4242", "--device", "x"},
+                                                                  {"--pid", "4242", "--device-numa", "5"},
+                                                                  {"--pid", "4242", "--device-numa", "x"},
                                                                   {"--pid", "4242", "--annotations", kAudit + "/nope"}}) {
     CommandResult r = run_command(audit_argv(extra));
     EXPECT_EQ(r.exit_code, 2) << extra[1] << r.err;
@@ -254,8 +284,17 @@ TEST(AuditCli, BadInputIsOneLineAndExitTwo) {
   }
 }
 
+// --device-numa, as verify and plan call the device's node; --device, its old name, still works (until 0.3).
+TEST(AuditCli, TheOldDeviceOptionNameIsAnAlias) {
+  CommandResult now = run_command(audit_argv({"--pid", "4242", "--device-numa", "1"}));
+  CommandResult old = run_command(audit_argv({"--pid", "4242", "--device", "1"}));
+  EXPECT_EQ(old.exit_code, now.exit_code) << old.err;
+  EXPECT_EQ(old.out, now.out);
+  EXPECT_NE(now.out.find("device on node 1"), std::string::npos) << now.out;
+}
+
 TEST(AuditCli, ThisProcessLiveAgainstANode) {
-  CommandResult r = run_command({placebench_binary(), "audit", "--device", "0", "--no-managers"});
+  CommandResult r = run_command({placebench_binary(), "audit", "--device-numa", "0", "--no-managers"});
   ASSERT_TRUE(r.exit_code == 0 || r.exit_code == 1) << r.err;
   EXPECT_NE(r.out.find("device on node 0"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("probe buffer of 4194304 bytes"), std::string::npos) << r.out;

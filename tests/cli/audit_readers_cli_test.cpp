@@ -21,7 +21,7 @@ const std::string kRegressions = std::string(PLACEBENCH_SOURCE_DIR) + "/tests/fu
 
 CommandResult audit_with(const std::vector<std::string>& files) {
   std::vector<std::string> argv = {placebench_binary(), "audit", "--json", "--proc-root", kAudit + "/proc", "--topology",
-                                   own_topology("2s2n-4gpu.xml"), "--pid", "4242", "--device", "1"};
+                                   own_topology("2s2n-4gpu.xml"), "--pid", "4242", "--device-numa", "1"};
   argv.insert(argv.end(), files.begin(), files.end());
   return run_command(argv);
 }

@@ -54,7 +54,7 @@ TEST(GoldenAudit, RemoteProcessNoManagers) {
 TEST(GoldenAudit, ManagersDisagree) {
   const std::string dir = temp_dir("audit-managers"), kubelet = fixture("audit/kubelet/"), podinfo = fixture("audit/podinfo/");
   expect_audit_goldens("4242",
-                       {"--device", "1", "--cpu-manager-state", kubelet + "cpu_manager_state", "--memory-manager-state",
+                       {"--device-numa", "1", "--cpu-manager-state", kubelet + "cpu_manager_state", "--memory-manager-state",
                         kubelet + "memory_manager_state", "--kubelet-config", kubelet + "config.yaml", "--annotations",
                         podinfo + "annotations", "--labels", podinfo + "labels", "--pod-resources-socket", not_a_socket(dir),
                         "--container", "trainer"},
@@ -63,7 +63,7 @@ TEST(GoldenAudit, ManagersDisagree) {
 
 // Split (memory bound to the other node) and a GPU that no source maps (unknown, never a pass).
 TEST(GoldenAudit, SplitAndUnknown) {
-  expect_audit_goldens("4243", {"--no-managers", "--device", "0"}, 1, "split", temp_dir("audit-split"));
+  expect_audit_goldens("4243", {"--no-managers", "--device-numa", "0"}, 1, "split", temp_dir("audit-split"));
   expect_audit_goldens("4247", {"--no-managers"}, 1, "unknown-gpu", temp_dir("audit-unknown"));
 }
 

@@ -22,17 +22,17 @@ report() {  # report NAME STATUS FILE
 
 # 1. The cpuset confines the process to node 1's CPUs; the device is on node 0: remote.
 cpuset remote 1 0-1
-in_cpuset remote "$pb" audit --device 0 --no-managers --json >/root/remote.json 2>/root/remote.err
+in_cpuset remote "$pb" audit --device-numa 0 --no-managers --json >/root/remote.json 2>/root/remote.err
 report remote $? /root/remote.json
 
 # 2. CPUs on node 0, memory bound to node 1 (numactl --membind=1): split.
 cpuset node0 0 0-1
-in_cpuset node0 numactl --membind=1 "$pb" audit --device 0 --no-managers --json >/root/split.json 2>/root/split.err
+in_cpuset node0 numactl --membind=1 "$pb" audit --device-numa 0 --no-managers --json >/root/split.json 2>/root/split.err
 report split $? /root/split.json
 
 # 3. A cpuset on both nodes: spanning.
 cpuset both 0-1 0-1
-in_cpuset both "$pb" audit --device 0 --no-managers --json >/root/spanning.json 2>/root/spanning.err
+in_cpuset both "$pb" audit --device-numa 0 --no-managers --json >/root/spanning.json 2>/root/spanning.err
 report spanning $? /root/spanning.json
 
 # 4. A process on node 1's CPU beside a run whose local arm is CPU 0: its thread is reported in the trial's
@@ -49,7 +49,7 @@ until [ "$(cat /proc/$other/comm 2>/dev/null)" = sleep ] &&
     n=$((n + 1)); [ $n -gt 50 ] && { echo "CASE setup failed: sleep not on CPU 1 after 5 s"; break; }
     sleep 0.1
 done
-"$pb" audit --pid $other --device 0 --no-managers --json >/root/pid.json 2>/root/pid.err
+"$pb" audit --pid $other --device-numa 0 --no-managers --json >/root/pid.json 2>/root/pid.err
 report pid $? /root/pid.json
 tr -d "\n" </root/pid.json | grep -o "\"reasons\": *\[[^]]*\]" | head -n 3; echo
 PLACEBENCH_WATCH_PIDS=$other "$pb" run --config "$tiny" --out /root/run-late >/root/run.out 2>/root/run.err

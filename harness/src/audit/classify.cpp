@@ -21,6 +21,33 @@ std::string node_list(const std::vector<int>& nodes) {
   return nodes.empty() ? std::string("no node") : (nodes.size() == 1 ? "node " : "nodes ") + hostpipe::format_cpulist(nodes);
 }
 
+// The verdict for a device on node g, from the nodes the CPUs and the memory are on (p.cpu_nodes,
+// p.mem_nodes), with its reason.
+void judge_nodes(const std::string& label, int g, GpuPlacement& p) {
+  const bool cpu_local = p.cpu_nodes == std::vector<int>{g};
+  const bool mem_local = p.mem_nodes == std::vector<int>{g};
+  const bool cpu_on_g = contains(p.cpu_nodes, g), mem_on_g = contains(p.mem_nodes, g);
+  std::string where = fmt::format("{} is on node {}", label, g);
+  if (cpu_local && mem_local) {
+    p.placement = "local";
+    p.reasons.push_back(where + ": CPUs and memory are all there");
+  } else if (!cpu_on_g && !mem_on_g) {
+    p.placement = "remote";
+    p.reasons.push_back(where + ": neither the CPUs nor the memory are there");
+  } else if (cpu_local && !mem_on_g) {
+    p.placement = "split";
+    p.reasons.push_back(where + ": the CPUs are local, the memory is remote");
+  } else if (mem_local && !cpu_on_g) {
+    p.placement = "split";
+    p.reasons.push_back(where + ": the memory is local, the CPUs are remote");
+  } else {
+    p.placement = "spanning";
+    p.reasons.push_back(fmt::format("{}: {:.1f}% of the CPUs and {} of the memory are there, the rest on other nodes", where,
+                                    p.cpu_share_pct.value_or(0),
+                                    p.page_share_pct ? fmt::format("{:.1f}%", *p.page_share_pct) : std::string("part")));
+  }
+}
+
 }  // namespace
 
 GpuPlacement classify_placement(const AuditTarget& target, const std::map<int, std::vector<int>>& nodes,
@@ -63,28 +90,7 @@ GpuPlacement classify_placement(const AuditTarget& target, const std::map<int, s
     p.reasons.push_back(target.label + ": its NUMA node is unknown (sysfs numa_node -1: firmware without PCIe proximity)");
     return p;
   }
-  const bool cpu_local = p.cpu_nodes == std::vector<int>{g};
-  const bool mem_local = p.mem_nodes == std::vector<int>{g};
-  const bool cpu_on_g = contains(p.cpu_nodes, g), mem_on_g = contains(p.mem_nodes, g);
-  std::string where = fmt::format("{} is on node {}", target.label, g);
-  if (cpu_local && mem_local) {
-    p.placement = "local";
-    p.reasons.push_back(where + ": CPUs and memory are all there");
-  } else if (!cpu_on_g && !mem_on_g) {
-    p.placement = "remote";
-    p.reasons.push_back(where + ": neither the CPUs nor the memory are there");
-  } else if (cpu_local && !mem_on_g) {
-    p.placement = "split";
-    p.reasons.push_back(where + ": the CPUs are local, the memory is remote");
-  } else if (mem_local && !cpu_on_g) {
-    p.placement = "split";
-    p.reasons.push_back(where + ": the memory is local, the CPUs are remote");
-  } else {
-    p.placement = "spanning";
-    p.reasons.push_back(fmt::format("{}: {:.1f}% of the CPUs and {} of the memory are there, the rest on other nodes", where,
-                                    p.cpu_share_pct.value_or(0),
-                                    p.page_share_pct ? fmt::format("{:.1f}%", *p.page_share_pct) : std::string("part")));
-  }
+  judge_nodes(target.label, g, p);
   return p;
 }
 

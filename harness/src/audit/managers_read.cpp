@@ -231,6 +231,31 @@ std::string env_or(const std::string& value, const char* name) {
   return v ? hostpipe::valid_utf8(v) : "";
 }
 
+// The audited process's pod: POD_NAME, POD_NAMESPACE, POD_UID and CONTAINER_NAME are placebench's own (the
+// downward API's, on the container that audits its own pod's process: scripts/k8s/audit-pod.yaml), --pod-uid
+// and --container first; the UID else from the process's cgroup path. When that path names another pod than
+// POD_UID, placebench's variables and downward API files describe its own pod, not the process's: the name,
+// namespace, container, annotations and labels are then unknown (a warning), and the UID is the cgroup's.
+void identify_pod(const ManagersOptions& opt, int pid, PodIdentity& pod, std::vector<std::string>& warnings) {
+  pod.name = env_or("", "POD_NAME");
+  pod.namespace_name = env_or("", "POD_NAMESPACE");
+  pod.uid = env_or(opt.pod_uid, "POD_UID");
+  pod.container = env_or(opt.container, "CONTAINER_NAME");
+  const std::string cgroup_uid = uid_from_cgroup(hostpipe::proc_dir(pid, opt.proc_root));
+  if (pod.uid.empty()) pod.uid = cgroup_uid;
+  if (pid == 0 || cgroup_uid.empty() || !opt.pod_uid.empty() || pod.uid == cgroup_uid) return;
+  warnings.push_back(fmt::format(
+      "process {} is in pod {} (its cgroup path), and POD_UID names pod {}: POD_NAME, POD_NAMESPACE, CONTAINER_NAME and "
+      "the downward API files are this pod's, so the process's pod is judged by its UID alone; run the audit in the "
+      "process's own pod (scripts/k8s/audit-pod.yaml), or give --pod-uid and --container", pid, cgroup_uid, pod.uid));
+  pod.uid = cgroup_uid;
+  pod.name.clear();
+  pod.namespace_name.clear();
+  if (opt.container.empty()) pod.container.clear();
+  pod.annotations.clear();
+  pod.labels.clear();
+}
+
 MemoryManagerState memory_state_of(const std::string& text) {
   json root = parse_json(text);
   MemoryManagerState s;
@@ -371,11 +396,7 @@ ManagersReport read_managers(const ManagersOptions& opt, const AuditObservation&
   parse_into(r.pod.labels_file, read_manager_file(r.pod.labels_file, "--labels", opt, "give the downward API's labels file"),
              [&](const std::string& t) { r.pod.labels = parse_downward_api_file(t); },
              "mount metadata.labels through a downwardAPI volume (scripts/k8s/audit-pod.yaml)", r.warnings);
-  r.pod.name = env_or("", "POD_NAME");
-  r.pod.namespace_name = env_or("", "POD_NAMESPACE");
-  r.pod.uid = env_or(opt.pod_uid, "POD_UID");
-  if (r.pod.uid.empty()) r.pod.uid = uid_from_cgroup(hostpipe::proc_dir(o.pid, opt.proc_root));
-  r.pod.container = env_or(opt.container, "CONTAINER_NAME");
+  identify_pod(opt, o.pid, r.pod, r.warnings);
   r.pod_resources = read_pod_resources(opt, r.pod);
   if (!opt.dra_file.empty())
     r.dra = parse_dra_records(read_input_file(opt.dra_file, "give `kubectl get resourceclaims,resourceslices -A -o json` output",

@@ -177,7 +177,7 @@ std::vector<AuditTarget> choose_targets(const AuditOptions& opt, const AuditObse
       if (!exists) {
         std::vector<int> ids;
         for (const NumaNodeInfo& i : inv.numa_nodes) ids.push_back(static_cast<int>(i.os_index));
-        throw InputError("audit: --device " + std::to_string(n) + ": no NUMA node " + std::to_string(n) + " in " +
+        throw InputError("audit: --device-numa " + std::to_string(n) + ": no NUMA node " + std::to_string(n) + " in " +
                          inv.source + " (nodes " + hostpipe::format_cpulist(ids) + "); give one of them");
       }
       targets.push_back({"device on node " + std::to_string(n), -1, "", "", n, "device"});
@@ -188,7 +188,7 @@ std::vector<AuditTarget> choose_targets(const AuditOptions& opt, const AuditObse
   if (targets.empty()) {
     const std::string why = o.workload_gpus.no_gpu_reason.empty() ? "no GPU is visible to the audited process in " + inv.source
                                                                    : o.workload_gpus.no_gpu_reason;
-    const std::string message = "audit: " + why + " and no --device was given; give --device NODE (the NUMA node of the device to judge "
+    const std::string message = "audit: " + why + " and no --device-numa was given; give --device-numa NODE (the NUMA node of the device to judge "
                                 "against) or --topology FILE.xml with the node's GPUs";
     if (!opt.defer_no_target) throw InputError(message);
     no_target_reason = message;

@@ -11,6 +11,8 @@
 #include "placebench/harness/errors.h"
 #include "placebench/harness/runner/analysis.h"
 #include "placebench/harness/runner/experiment_runner.h"
+#include "placebench/stats/comparison.h"
+#include "placebench/stats/quantile.h"
 
 namespace placebench::harness::check {
 namespace {
@@ -57,12 +59,6 @@ Found find_arm(const json& summary, const std::string& class_name, const std::st
   return f;
 }
 
-double median_of(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  std::size_t n = v.size();
-  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 // The metric's native value, or nullopt with `why` filled in.
 std::optional<double> metric_value(const MetricReference& r, const json& arm, const RunEvidence& run, std::string& why) {
   if (r.metric.rfind("trials.", 0) != 0) {
@@ -85,7 +81,7 @@ std::optional<double> metric_value(const MetricReference& r, const json& arm, co
                       r.arm, field);
     return std::nullopt;
   }
-  return median_of(values);
+  return stats::median(values);
 }
 
 // An arm that was not realised (an A/A control or a placement not verified) is no evidence about its
@@ -131,10 +127,6 @@ CheckResult evaluate_reference(const MetricReference& r, const RunEvidence& run)
   return c;
 }
 
-// Percent change of step time implied by a percent change of the statistic: a time statistic is the
-// step time itself; for throughput, time scales as 1 / throughput, so +x% throughput is 100/(1 + x/100) - 100.
-double slowdown_pct(double ratio_pct, bool throughput) { return throughput ? 100.0 / (1 + ratio_pct / 100) - 100 : ratio_pct; }
-
 // What an expectation asks, in words.
 std::string expected_words(const Expectation& x, const std::string& baseline) {
   if (x.max_slower_pct) {
@@ -176,9 +168,9 @@ struct Slowdown {
 };
 
 Slowdown slowdown_of(const json& est, const json& ci, bool throughput) {
-  Slowdown s{slowdown_pct(est.get<double>(), throughput), std::nullopt, std::nullopt};
+  Slowdown s{stats::step_time_pct(est.get<double>(), throughput), std::nullopt, std::nullopt};
   if (ci.is_array() && ci.size() == 2 && ci[0].is_number() && ci[1].is_number()) {
-    double a = slowdown_pct(ci[0].get<double>(), throughput), b = slowdown_pct(ci[1].get<double>(), throughput);
+    double a = stats::step_time_pct(ci[0].get<double>(), throughput), b = stats::step_time_pct(ci[1].get<double>(), throughput);
     s.lo = std::min(a, b);
     s.hi = std::max(a, b);
   }

@@ -14,6 +14,8 @@
 #include "placebench/harness/errors.h"
 #include "placebench/harness/evidence.h"
 #include "placebench/harness/runner/analysis.h"
+#include "placebench/stats/comparison.h"
+#include "placebench/stats/quantile.h"
 
 namespace placebench::harness::check {
 namespace {
@@ -24,15 +26,6 @@ struct ArmSeen {
   std::vector<double> slow_end_pct;  // per run: the slow end of the ratio CI, as a change of step time
   bool compared = false;
 };
-
-double median_of(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  std::size_t n = v.size();
-  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
-// Step-time change for a ratio of the statistic (percent), as `check` judges expectations.
-double step_time_pct(double ratio_pct, bool throughput) { return throughput ? 100.0 / (1 + ratio_pct / 100) - 100 : ratio_pct; }
 
 std::string quoted(const std::string& s) { return nlohmann::json(s).dump(); }
 
@@ -71,7 +64,7 @@ std::string make_reference_yaml(const std::vector<std::string>& runs, const Init
         if (a.compared) {
           s.compared = true;
           bool throughput = c.statistic == "throughput";
-          s.slow_end_pct.push_back(std::max(step_time_pct(a.ratio_lo, throughput), step_time_pct(a.ratio_hi, throughput)));
+          s.slow_end_pct.push_back(std::max(stats::step_time_pct(a.ratio_lo, throughput), stats::step_time_pct(a.ratio_hi, throughput)));
         }
       }
   if (order.empty())
@@ -80,7 +73,7 @@ std::string make_reference_yaml(const std::vector<std::string>& runs, const Init
   std::string refs, expects;
   for (const auto& key : order) {
     const ArmSeen& s = seen.at(key);
-    double target = median_of(s.values);
+    double target = stats::median(s.values);
     double lower = std::min(-floor, *std::min_element(s.ci_lo.begin(), s.ci_lo.end()) / target - 1);
     double upper = std::max(floor, *std::max_element(s.ci_hi.begin(), s.ci_hi.end()) / target - 1);
     const std::string metric = s.statistic == "throughput" ? "trials.throughput_steps_s" : s.statistic == "p99" ? "trials.p99_ns" : "trials.median_ns";

@@ -33,7 +33,7 @@ int run_audit(AuditCliOptions opt) {
     try {
       opt.audit.device_nodes = hostpipe::parse_cpulist(opt.device);
     } catch (const std::invalid_argument& e) {
-      throw InputError(std::string("audit: --device ") + opt.device + ": " + e.what() + "; give NUMA node ids such as 0 or 0,1");
+      throw InputError(std::string("audit: --device-numa ") + opt.device + ": " + e.what() + "; give NUMA node ids such as 0 or 0,1");
     }
   }
   const OutputTarget out = check_output("--out", opt.out_file, opt.force);
@@ -76,7 +76,8 @@ void add_audit_command(CLI::App& app, CommandAction& action) {
   cmd->add_option("--pid", opt->audit.pid, "Audit this process (e.g. the training job beside this one) instead of placebench itself")
       ->transform(whole_number(1, kMaxCount, "POSITIVE"))
       ->type_name("PID");
-  cmd->add_option("--device", opt->device, "Judge against these NUMA nodes instead of the visible GPUs (a node without GPUs)")
+  cmd->add_option("--device-numa,--device", opt->device,
+                  "Judge against these NUMA nodes instead of the visible GPUs (a node without GPUs); --device is the old name, kept until 0.3")
       ->type_name("NODES");
   cmd->add_option("--topology", opt->audit.topology_file, "Judge against the GPUs and nodes of a saved hwloc XML instead of the live machine")
       ->type_name("FILE.xml");

@@ -134,22 +134,34 @@ void write_nccl_tests_json(const OutputTarget& out, const CollectiveReport& repo
   write_output(out, render_nccl_tests_json(report, info));
 }
 
+// Rank 0: the table or JSON (unless the nccl-tests JSON is this command's output), then the nccl-tests
+// file; false when that file could not be written (the results are printed; the file alone is missing).
+bool print_report(const CollectiveOptions& opt, CollectiveReport& report, const std::string& start_time) {
+  report.evidence = current_evidence();
+  if (!names_stdout(opt.nccl_tests_json))
+    std::cout << (opt.json ? collective_to_json(report).dump(2) + "\n" : terminal_lines(render_collective_table(report)));
+  std::cout.flush();
+  try {
+    if (!opt.nccl_tests_json.empty()) write_nccl_tests_json(nccl_tests_output(opt), report, start_time);
+  } catch (const std::exception& e) {
+    std::cerr << "placebench: " << e.what() << "\n";
+    return false;
+  }
+  return true;
+}
+
 int run_collective_command(const CollectiveOptions& opt) {
-  restore_stderr();
   coll::CollectiveBenchConfig cfg;
   Arm arm = Arm::kLocal;
   double stall_s = 0;
-  int status = run_local([&] {
+  int status = check_before_mpi("collective", opt.stall_timeout, [&] {
     cfg = parse_config(opt);
     arm = parse_arm_list(opt.arm, "--arm").front();
-    stall_s = stall_timeout_s(opt.stall_timeout);
-    if (!coll::mpi_built()) throw InputError("placebench collective needs the MPI backend: rebuild with PLACEBENCH_ENABLE_MPI=ON");
-    return 0;
-  });
+  }, stall_s);
   if (status != 0) return status;
 
   coll::MpiSession session(stall_s);
-  RankIdentity who{session.rank(), session.local_rank(), session.local_size(), local_host_name()};
+  const RankIdentity who = rank_identity(session);
   std::unique_ptr<RankPlacement> placement;
   BackendChoice choice;
   status = run_setup_agreed(session, [&] {
@@ -189,16 +201,7 @@ int run_collective_command(const CollectiveOptions& opt) {
     report.config = cfg;
     report.backend_reason = choice.reason;
     report.arm = arm_name(arm);
-    report.evidence = current_evidence();
-    if (!names_stdout(opt.nccl_tests_json))  // else the nccl-tests JSON is this command's output
-      std::cout << (opt.json ? collective_to_json(report).dump(2) + "\n" : terminal_lines(render_collective_table(report)));
-    std::cout.flush();
-    try {
-      if (!opt.nccl_tests_json.empty()) write_nccl_tests_json(nccl_tests_output(opt), report, start_time);
-    } catch (const std::exception& e) {  // the results are printed; the file alone is missing
-      std::cerr << "placebench: " << e.what() << "\n";
-      failed = 1;
-    }
+    if (!print_report(opt, report, start_time)) failed = 1;
   }
   bool wrong = session.agree_max(failed) != 0;
   return wrong ? kExitFailed : kExitOk;

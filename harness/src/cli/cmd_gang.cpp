@@ -171,21 +171,17 @@ int drain_and_agree(coll::MpiSession& session, coll::Gang& gang, int mine, int r
 
 int run_gang_command(const GangOptions& opt) {
   double started = coll::process_start_steady_s();
-  restore_stderr();
   coll::GangConfig cfg;
   Arm arm = Arm::kLocal;
   double stall_s = 0;
-  int status = run_local([&] {
+  int status = check_before_mpi("gang", opt.stall_timeout, [&] {
     cfg = parse_config(opt);
     arm = parse_arm_list(opt.arm, "--arm").front();
-    stall_s = stall_timeout_s(opt.stall_timeout);
-    if (!coll::mpi_built()) throw InputError("placebench gang needs the MPI backend: rebuild with PLACEBENCH_ENABLE_MPI=ON");
-    return 0;
-  });
+  }, stall_s);
   if (status != 0) return status;
 
   coll::MpiSession session(stall_s);
-  RankSetup rank{{session.rank(), session.local_rank(), session.local_size(), local_host_name()}, nullptr, ""};
+  RankSetup rank{rank_identity(session), nullptr, ""};
   status = run_setup_agreed(session, [&] { set_up_rank(session, opt, arm, cfg, rank); });
   if (status != 0) return status;
   cfg.backend = agree_on_backend(session, cfg.backend);  // the reason stays the rank's own, as it always has

@@ -9,6 +9,7 @@
 
 #include "placebench/collectives/watchdog.h"
 #include "placebench/harness/errors.h"
+#include "placebench/harness/evidence.h"
 #include "placebench/harness/units.h"
 
 namespace placebench::harness {
@@ -35,6 +36,22 @@ void restore_stderr() {
   collectives::set_stall_report_fd(2);
   close(g_saved_stderr);
   g_saved_stderr = -1;
+}
+
+int check_before_mpi(const std::string& command, const std::string& stall_timeout, const std::function<void()>& check,
+                     double& stall_s) {
+  restore_stderr();
+  return run_local([&] {
+    check();
+    stall_s = stall_timeout_s(stall_timeout);
+    if (!collectives::mpi_built())
+      throw InputError("placebench " + command + " needs the MPI backend: rebuild with PLACEBENCH_ENABLE_MPI=ON");
+    return 0;
+  });
+}
+
+RankIdentity rank_identity(const collectives::MpiSession& session) {
+  return {session.rank(), session.local_rank(), session.local_size(), local_host_name()};
 }
 
 int run_local(const std::function<int()>& action, bool quiet_on_other_ranks) {

@@ -149,28 +149,6 @@ void recommend(ClassDecision& d) {
 
 }  // namespace
 
-std::string_view policy_name(Policy policy) {
-  switch (policy) {
-    case Policy::kStrict: return "strict";
-    case Policy::kPrefer: return "prefer";
-    case Policy::kAny: return "any";
-  }
-  return "?";
-}
-
-Objective parse_objective(const std::string& text, const std::string& where) {
-  if (text == "turnaround") return {1.0, "turnaround"};
-  if (text == "efficiency") return {0.0, "efficiency"};
-  char* end = nullptr;
-  double w = std::strtod(text.c_str(), &end);
-  if (text.empty() || end != text.c_str() + text.size() || !(w >= 0.0 && w <= 1.0))
-    throw InputError(fmt::format("{}: bad objective '{}'; use turnaround, efficiency, or a turnaround weight "
-                                 "between 0 (efficiency) and 1 (turnaround)", where, text));
-  if (w == 1.0) return {1.0, "turnaround"};
-  if (w == 0.0) return {0.0, "efficiency"};
-  return {w, fmt::format("{:g}", w)};
-}
-
 ClassDecision decide_class(const ClassInput& input) {
   validate(input);
   ClassDecision d;

@@ -13,13 +13,6 @@ namespace placebench::harness::fleet {
 
 using nlohmann::json;
 
-double median(std::vector<double> values) {
-  if (values.empty()) return std::numeric_limits<double>::quiet_NaN();
-  std::sort(values.begin(), values.end());
-  std::size_t n = values.size();
-  return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
-}
-
 std::vector<std::optional<double>> leave_one_out_medians(const std::vector<double>& values) {
   std::vector<std::optional<double>> out(values.size());
   if (values.size() < 2) return out;

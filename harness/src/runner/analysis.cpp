@@ -271,83 +271,95 @@ void add_warnings(ClassAnalysis& c) {
 
 }  // namespace
 
+namespace {
+
+// Pass 1 for one class: its rounds by arm, roles and per-arm statistics; counts the class's comparisons in
+// the planned family (whose size needs every class's roles).
+ClassAnalysis describe_class(const ClassConfig& cls, const ExperimentConfig& cfg, const std::vector<int>& looks,
+                             const std::vector<TrialRecord>& trials, std::map<std::string, RoundMap>& by_arm,
+                             int& comparisons) {
+  std::map<std::string, int> flagged;
+  for (const auto& t : trials) {
+    if (t.class_name != cls.name) continue;
+    by_arm[t.arm][t.round] = &t;
+    if (!t.flags.empty()) flagged[t.arm]++;
+  }
+  ClassAnalysis ca;
+  ca.name = cls.name;
+  ca.baseline = arm_name(cls.baseline);
+  ca.statistic = statistic_name(cls.statistic);
+  ca.statistic_unit = cls.statistic == Statistic::kThroughput ? "steps/s" : "ns";
+  ca.margin_pct = cls.margin_pct;
+  ca.looks = looks;
+  ca.family_confidence = cfg.confidence;
+  ca.rounds_done = static_cast<int>(by_arm[ca.baseline].size());
+  const Trials base_trials = all_trials(by_arm[ca.baseline]);
+  for (Arm arm : cls.arms()) {
+    ArmAnalysis a;
+    a.arm = arm_name(arm);
+    const RoundMap& rounds = by_arm[a.arm];
+    ca.rounds_done = std::min(ca.rounds_done, static_cast<int>(rounds.size()));
+    pooled_quantiles(rounds, a);
+    statistic_over_rounds(rounds, cls.statistic, a);
+    a.flagged_trials = flagged[a.arm];
+    if (arm == cls.baseline) {
+      a.role = "baseline";
+      a.verdict = "baseline";
+      a.n_rounds = static_cast<int>(rounds.size());
+    } else {
+      a.role = role_of(all_trials(rounds), base_trials, ca.baseline, a.unrealised_reason);
+      comparisons += in_planned_family(by_arm[ca.baseline], rounds, cls.statistic, looks, ca.baseline);
+    }
+    ca.arms.push_back(std::move(a));
+  }
+  return ca;
+}
+
+// Pass 2 for one class: its comparisons at the family's look confidence and its stop; the compared arms'
+// repeated p-values join `p_all` (with their arms in `p_arms`) for Holm over the family.
+void compare_class(const ClassConfig& cls, const ExperimentConfig& cfg, const std::vector<int>& looks, int comparisons,
+                   std::map<std::string, RoundMap>& by_arm, ClassAnalysis& ca, std::vector<double>& p_all,
+                   std::vector<ArmAnalysis*>& p_arms) {
+  stats::SequentialPlan plan{looks, cfg.confidence, std::max(1, comparisons), cls.margin_pct,
+                             cls.statistic == Statistic::kThroughput};
+  ca.comparisons = plan.comparisons;
+  ca.look_confidence = stats::look_confidence(plan);
+  ca.boundary_z = stats::look_boundary_z(plan);
+  bool any_compared = false;
+  for (ArmAnalysis& a : ca.arms) {
+    if (a.role == "baseline") continue;
+    any_compared = any_compared || a.role == "compared";
+    compare_to_baseline(plan, paired_statistics(by_arm[ca.baseline], by_arm[a.arm], cls.statistic), ca.baseline, a);
+    judge_control(a);
+    if (a.role == "control" && a.compared)
+      ca.noise_floor_pct = std::max(ca.noise_floor_pct.value_or(0), std::max(std::fabs(a.ratio_lo), std::fabs(a.ratio_hi)));
+    if (a.role == "compared") {
+      p_all.push_back(a.repeated_p.value_or(1.0));
+      p_arms.push_back(&a);
+    }
+  }
+  stats::StopReason reason = class_stop_reason(ca, any_compared);
+  ca.stop = reason == stats::StopReason::kDecided || reason == stats::StopReason::kMaxRounds;
+  ca.stop_reason = std::string(stats::to_string(reason));
+  ca.stop_words = any_compared || reason != stats::StopReason::kDecided
+                      ? stats::stop_words(reason, ca.rounds_done, looks)
+                      : fmt::format("nothing to decide (no realised compared arm): stopped at round {}", ca.rounds_done);
+}
+
+}  // namespace
+
 std::vector<ClassAnalysis> analyze_run(const ExperimentConfig& cfg, const std::vector<TrialRecord>& trials) {
   const std::vector<int> looks = planned_looks(cfg);
   std::vector<ClassAnalysis> out;
   std::vector<std::map<std::string, RoundMap>> rounds_of(cfg.classes.size());
-  // Pass 1: roles, per-arm statistics; the family size needs every class's roles.
   int comparisons = 0;
-  for (std::size_t ci = 0; ci < cfg.classes.size(); ++ci) {
-    const ClassConfig& cls = cfg.classes[ci];
-    auto& by_arm = rounds_of[ci];
-    std::map<std::string, int> flagged;
-    for (const auto& t : trials) {
-      if (t.class_name != cls.name) continue;
-      by_arm[t.arm][t.round] = &t;
-      if (!t.flags.empty()) flagged[t.arm]++;
-    }
-    ClassAnalysis ca;
-    ca.name = cls.name;
-    ca.baseline = arm_name(cls.baseline);
-    ca.statistic = statistic_name(cls.statistic);
-    ca.statistic_unit = cls.statistic == Statistic::kThroughput ? "steps/s" : "ns";
-    ca.margin_pct = cls.margin_pct;
-    ca.looks = looks;
-    ca.family_confidence = cfg.confidence;
-    ca.rounds_done = static_cast<int>(by_arm[ca.baseline].size());
-    const Trials base_trials = all_trials(by_arm[ca.baseline]);
-    for (Arm arm : cls.arms()) {
-      ArmAnalysis a;
-      a.arm = arm_name(arm);
-      const RoundMap& rounds = by_arm[a.arm];
-      ca.rounds_done = std::min(ca.rounds_done, static_cast<int>(rounds.size()));
-      pooled_quantiles(rounds, a);
-      statistic_over_rounds(rounds, cls.statistic, a);
-      a.flagged_trials = flagged[a.arm];
-      if (arm == cls.baseline) {
-        a.role = "baseline";
-        a.verdict = "baseline";
-        a.n_rounds = static_cast<int>(rounds.size());
-      } else {
-        a.role = role_of(all_trials(rounds), base_trials, ca.baseline, a.unrealised_reason);
-        comparisons += in_planned_family(rounds_of[ci][ca.baseline], rounds, cls.statistic, looks, ca.baseline);
-      }
-      ca.arms.push_back(std::move(a));
-    }
-    out.push_back(std::move(ca));
-  }
-  // Pass 2: comparisons at the family's look confidence, stops, Holm over every comparison.
+  for (std::size_t ci = 0; ci < cfg.classes.size(); ++ci)
+    out.push_back(describe_class(cfg.classes[ci], cfg, looks, trials, rounds_of[ci], comparisons));
   std::vector<double> p_all;
   std::vector<ArmAnalysis*> p_arms;
-  for (std::size_t ci = 0; ci < cfg.classes.size(); ++ci) {
-    const ClassConfig& cls = cfg.classes[ci];
-    ClassAnalysis& ca = out[ci];
-    stats::SequentialPlan plan{looks, cfg.confidence, std::max(1, comparisons), cls.margin_pct,
-                               cls.statistic == Statistic::kThroughput};
-    ca.comparisons = plan.comparisons;
-    ca.look_confidence = stats::look_confidence(plan);
-    ca.boundary_z = stats::look_boundary_z(plan);
-    bool any_compared = false;
-    for (ArmAnalysis& a : ca.arms) {
-      if (a.role == "baseline") continue;
-      any_compared = any_compared || a.role == "compared";
-      compare_to_baseline(plan, paired_statistics(rounds_of[ci][ca.baseline], rounds_of[ci][a.arm], cls.statistic),
-                          ca.baseline, a);
-      judge_control(a);
-      if (a.role == "control" && a.compared)
-        ca.noise_floor_pct = std::max(ca.noise_floor_pct.value_or(0), std::max(std::fabs(a.ratio_lo), std::fabs(a.ratio_hi)));
-      if (a.role == "compared") {
-        p_all.push_back(a.repeated_p.value_or(1.0));
-        p_arms.push_back(&a);
-      }
-    }
-    stats::StopReason reason = class_stop_reason(ca, any_compared);
-    ca.stop = reason == stats::StopReason::kDecided || reason == stats::StopReason::kMaxRounds;
-    ca.stop_reason = std::string(stats::to_string(reason));
-    ca.stop_words = any_compared || reason != stats::StopReason::kDecided
-                        ? stats::stop_words(reason, ca.rounds_done, looks)
-                        : fmt::format("nothing to decide (no realised compared arm): stopped at round {}", ca.rounds_done);
-  }
+  for (std::size_t ci = 0; ci < cfg.classes.size(); ++ci)
+    compare_class(cfg.classes[ci], cfg, looks, comparisons, rounds_of[ci], out[ci], p_all, p_arms);
+  // Holm over every comparison of the run.
   if (!p_all.empty()) {
     auto holm = stats::holm_adjust(p_all, 1 - cfg.confidence);
     for (std::size_t i = 0; i < p_arms.size(); ++i)

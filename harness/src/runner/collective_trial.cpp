@@ -6,6 +6,7 @@
 #include "placebench/collectives/bench.h"
 #include "placebench/collectives/mpi_session.h"
 #include "placebench/harness/collectives_driver/backend_choice.h"
+#include "placebench/harness/collectives_driver/mpi_command.h"
 #include "placebench/harness/collectives_driver/rank_placement.h"
 #include "placebench/harness/errors.h"
 #include "placebench/harness/evidence.h"
@@ -59,7 +60,7 @@ WorkloadRun collective_trial(const Inventory& inv, const ExperimentConfig& confi
                              coll::MpiSession& session) {
   reset_main_thread_placement(inv);
   coll::CollectiveBenchConfig cfg = bench_config(config, cls);
-  RankIdentity who{session.rank(), session.local_rank(), session.local_size(), local_host_name()};
+  const RankIdentity who = rank_identity(session);
   PlanRequest req = cls.plan_request({arm});
   RankDevice dev = rank_device(inv, req.device, who, 1);
   coll::Backend mine = choose_class_backend(cls.name, cls.workload.backend, nccl_support(dev, kernels::query_device_runtime()));

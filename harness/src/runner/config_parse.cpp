@@ -7,7 +7,7 @@
 #include <utility>
 
 #include "config_fields.h"
-#include "placebench/harness/decisions/decide_input.h"
+#include "placebench/harness/decision_spec/decision_spec.h"
 #include "placebench/harness/errors.h"
 #include "placebench/harness/input_file.h"
 #include "placebench/harness/runner/config.h"

@@ -39,6 +39,12 @@ struct UnpairedComparison {
 // (exp(x) - 1) * 100 for the estimate and bounds of a log-scale shift.
 PercentCi to_percent(const ShiftCi& log_shift);
 
+// A ratio of the statistic (percent, + = larger) as the change in step time: a throughput ratio t (+ = more
+// steps per second) is 100 / (1 + t / 100) - 100 (the same work at 1 + t the throughput takes 1 / (1 + t) as
+// long; decreasing, so a CI's bounds swap); a time statistic's ratio is its own. The one formula `check`,
+// `check --init-reference` and `decide` use.
+double step_time_pct(double ratio_pct, bool throughput);
+
 // Throws std::invalid_argument: empty input, different lengths (paired), values <= 0 or not finite,
 // confidence outside (0, 1).
 PairedComparison compare_paired(std::span<const double> baseline, std::span<const double> arm, double confidence);

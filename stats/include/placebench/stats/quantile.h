@@ -33,6 +33,9 @@ struct QuantileCi {
 // Quantile estimate of sorted data (Hyndman-Fan type 7, numpy's default): h = (n-1) q,
 // x_(floor h) + (h - floor h) (x_(floor h + 1) - x_(floor h)) with 0-based order statistics.
 double quantile_estimate_sorted(std::span<const double> sorted, double q);
+// The median of `values`, sorted or not: the middle value, or the mean of the middle two for an even count
+// (type 7 at q = 0.5, as (a + b) / 2); NaN when empty. The one median of every reader and printer.
+double median(std::vector<double> values);
 
 // Confidence interval [x_(l), x_(u)] for the q-quantile at the given confidence, equal tails:
 //   exact:  l = min{k : B(k) >= a/2},  u = 1 + min{k : 1 - B(k) <= a/2},  B = Binomial(n, q) CDF, a = 1 - conf

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "placebench/collectives/mpi_session.h"
+#include "placebench/harness/collectives_driver/rank_placement.h"
 
 namespace placebench::harness {
 
@@ -31,6 +32,16 @@ double stall_timeout_s(const std::string& option);
 // `collective` and `gang` measure between ranks: a job of one rank (mpirun forgotten) is bad input
 // unless --allow-single-rank asked for it.
 void check_not_single_rank(int nranks, const std::string& command, bool allowed);
+
+// The start of a subcommand that runs on every rank (`collective`, `gang`): stderr restored, then `check`
+// (the options, identical on every rank), the stall timeout (`stall_timeout`, as stall_timeout_s) and the
+// MPI backend checked before MPI starts, so that bad input ends every rank with exit 2 together. Returns
+// the status (0: start the MpiSession with stall_s).
+int check_before_mpi(const std::string& command, const std::string& stall_timeout, const std::function<void()>& check,
+                     double& stall_s);
+
+// This rank in the session, on the host every record names (local_host_name).
+RankIdentity rank_identity(const collectives::MpiSession& session);
 
 // Prints "placebench: error: <what> (rank R)" and aborts the MPI job with status 1.
 [[noreturn]] void abort_job(collectives::MpiSession& session, const std::string& what);

@@ -6,23 +6,11 @@
 #include <array>
 #include <optional>
 #include <string>
-#include <string_view>
 #include <vector>
 
+#include "placebench/harness/decision_spec/decision_spec.h"
+
 namespace placebench::harness::decisions {
-
-enum class Policy { kStrict, kPrefer, kAny };
-inline constexpr std::array<Policy, 3> kPolicies{Policy::kStrict, Policy::kPrefer, Policy::kAny};
-std::string_view policy_name(Policy policy);
-
-// score = turnaround_weight x turnaround + (1 - turnaround_weight) x exec = exec + turnaround_weight x queue;
-// "turnaround" is weight 1, "efficiency" (GPU-time per job, = GPUs x exec) weight 0.
-struct Objective {
-  double turnaround_weight = 1.0;
-  std::string label = "turnaround";
-};
-// "turnaround", "efficiency" or a number in [0, 1]; throws InputError naming `where`.
-Objective parse_objective(const std::string& text, const std::string& where);
 
 // The execution-time ratio of the arm that `any` lands on, against local, in percent (+10: 10% slower).
 struct RemoteRatio {

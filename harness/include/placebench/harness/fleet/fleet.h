@@ -17,6 +17,7 @@
 #include "placebench/harness/check/evaluate.h"
 #include "placebench/harness/check/reference.h"
 #include "placebench/harness/runner/analysis.h"
+#include "placebench/stats/quantile.h"
 
 namespace placebench::harness::fleet {
 
@@ -139,7 +140,7 @@ bool metric_selected(const std::vector<std::string>& metrics, const std::string&
 // --- the statistics, on plain numbers (fleet_stats.cpp; unit-tested) ---
 
 // Median of `values` (sorted or not; the mean of the two middle values for an even count); NaN when empty.
-double median(std::vector<double> values);
+using stats::median;
 // For each i, the median of every value but values[i] (of an even number of others: the member of the
 // middle pair nearer values[i]); nullopt for a lone value.
 std::vector<std::optional<double>> leave_one_out_medians(const std::vector<double>& values);
