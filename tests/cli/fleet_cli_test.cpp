@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cmath>
+
 #include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -163,6 +165,29 @@ TEST(FleetCli, HtmlIsASelfContainedHeatMap) {
   EXPECT_NE(html.find("<th class=\"suspect\">node-1</th>"), std::string::npos);
   EXPECT_EQ(std::count(html.begin(), html.end(), '\n') > 5, true);
   EXPECT_NE(html.find("class=\"slower\""), std::string::npos);
+}
+
+// WCAG AA: the heat map's black text stays readable on every cell, however far a node is from its peers
+// (a saturated blue "faster" cell was 2.4:1).
+TEST(FleetCli, HeatMapCellsKeepTheirTextReadable) {
+  auto nodes = five_nodes();
+  nodes[0].slowdown = 0.4;  // far faster: the deepest blue
+  nodes[1].slowdown = 3.0;  // far slower: the deepest red
+  std::string dir = fleet_dir("contrast", nodes), out = dir + "/fleet.html";
+  ASSERT_EQ(fleet({dir, "--html", out}).exit_code, 1);
+  const std::string html = read_text_file(out);
+  auto lin = [](int c) { double v = c / 255.0; return v <= 0.04045 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4); };
+  std::regex cell(R"(background:#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2}))");
+  int cells = 0;
+  bool blue = false;
+  for (auto it = std::sregex_iterator(html.begin(), html.end(), cell); it != std::sregex_iterator(); ++it, ++cells) {
+    int r = std::stoi((*it)[1], nullptr, 16), g = std::stoi((*it)[2], nullptr, 16), b = std::stoi((*it)[3], nullptr, 16);
+    double l = 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);
+    EXPECT_GE((l + 0.05) / 0.05, 4.5) << it->str();
+    blue = blue || (b == 255 && r < 255);
+  }
+  EXPECT_GE(cells, 5);
+  EXPECT_TRUE(blue) << "a faster node's cell is blue";
 }
 
 // The text exposition format as Prometheus reads it: HELP and TYPE before a family's samples, every

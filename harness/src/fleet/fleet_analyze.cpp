@@ -75,7 +75,7 @@ void metric_findings(const FleetReport& r, Findings& f, std::vector<std::string>
       if (m.status == "slower") {
         f.reasons[m.host].push_back(fmt::format(
             "{}: {} {} slower than the fleet median of its {} peers (CI {} .. {} over {} rounds; tolerance {:g}%)",
-            row_name(row), row.statistic, pct(*m.slowdown_pct), row.nodes.size() - 1, pct(*m.slowdown_lo_pct),
+            row_name(row), row.statistic == "throughput" ? "step time (from throughput)" : row.statistic, pct(*m.slowdown_pct), row.nodes.size() - 1, pct(*m.slowdown_lo_pct),
             pct(*m.slowdown_hi_pct), m.rounds, r.options.tolerance_pct));
         f.severity[m.host] = std::max(f.severity[m.host], *m.slowdown_pct);
       } else if (m.status == "faster") {

@@ -15,11 +15,24 @@ namespace {
 
 using check::xml_escape;
 
-// White at 0, full colour at twice the tolerance (or beyond).
+// WCAG 2.1 relative luminance of an sRGB colour (channels 0..255).
+double luminance(int r, int g, int b) {
+  auto lin = [](int c) {
+    double v = c / 255.0;
+    return v <= 0.04045 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4);
+  };
+  return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);
+}
+
+// White at 0, deeper towards twice the tolerance (or beyond), but never so deep that the cell's black text
+// falls below WCAG AA's 4.5:1 (saturated blue would be 2.4:1): (L + 0.05) / 0.05 >= 4.5.
 std::string cell_colour(double slowdown_pct, double tolerance_pct) {
   double t = std::min(1.0, std::fabs(slowdown_pct) / std::max(1e-9, 2 * tolerance_pct));
   int fade = static_cast<int>(std::lround(255 * (1 - t)));
-  return slowdown_pct >= 0 ? fmt::format("#ff{:02x}{:02x}", fade, fade) : fmt::format("#{:02x}{:02x}ff", fade, fade);
+  const bool slower = slowdown_pct >= 0;
+  auto readable = [&](int f) { return (slower ? luminance(255, f, f) : luminance(f, f, 255)) + 0.05 >= 4.5 * 0.05; };
+  while (fade < 255 && !readable(fade)) ++fade;
+  return slower ? fmt::format("#ff{:02x}{:02x}", fade, fade) : fmt::format("#{:02x}{:02x}ff", fade, fade);
 }
 
 std::string heat_map(const FleetReport& r) {
