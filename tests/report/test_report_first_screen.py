@@ -5,6 +5,7 @@ Run: .venv/bin/python tests/report/test_report_first_screen.py"""
 import json
 import os
 import shutil
+import subprocess
 import sys
 import tempfile
 import unittest
@@ -101,6 +102,46 @@ class ResultsBesideARun(unittest.TestCase):
     def test_queue_and_fleet_are_classified(self):
         self.assertEqual(load.classify({"kind": "queue-replay", "combinations": []}), "queue")
         self.assertEqual(load.classify({"kind": "placebench-fleet", "nodes": []}), "fleet")
+
+
+class TerminalAgrees(unittest.TestCase):
+    """`placebench compare` and `decide` open with the same sentences as the report's first screen (the C++
+    class_sentence / decision_sentence and first_screen.py follow one set of rules)."""
+
+    def setUp(self):
+        self.binary = os.environ.get("PLACEBENCH_BINARY", os.path.join(ROOT, "build", "placebench"))
+        if not os.access(self.binary, os.X_OK):
+            self.skipTest(f"no placebench binary at {self.binary}")
+        self.tmp = tempfile.mkdtemp(prefix="pb-first-screen-cli-")
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def in_short(self, *args):
+        out = subprocess.run([self.binary, *args], capture_output=True, text=True, check=True).stdout.splitlines()
+        start = out.index("In short:") + 1
+        end = out.index("", start)
+        return [line.strip() for line in out[start:end]]
+
+    def test_compare_says_what_the_report_says(self):
+        for name in ("mixed-run", "tiny-run"):
+            run_dir = os.path.join(self.tmp, name)
+            shutil.copytree(os.path.join(ROOT, "tests", "fixtures", "results", name), run_dir)
+            # The summary placebench itself writes from the trials (the fixture's is older than the analysis).
+            subprocess.run([self.binary, "compare", run_dir, "--write-summary"], capture_output=True, check=True)
+            run = load.load_run(run_dir)
+            expected = []
+            for cls in run.classes():
+                arm_roles = {arm: r for (c, arm), r in roles.of_run(run).items() if c == cls["name"]}
+                expected.append(first_screen.from_summary(cls["name"], cls, arm_roles))
+            self.assertEqual(self.in_short("compare", run_dir), expected)
+
+    def test_decide_says_what_the_report_says(self):
+        run_dir = os.path.join(ROOT, "tests", "fixtures", "decisions", "run-basic")
+        decided = json.loads(subprocess.run([self.binary, "decide", run_dir, "--json"], capture_output=True, text=True,
+                                            check=True).stdout)
+        expected = [first_screen.from_decide(c["name"], c) for c in decided["classes"]]
+        self.assertEqual(self.in_short("decide", run_dir), expected)
 
 
 if __name__ == "__main__":

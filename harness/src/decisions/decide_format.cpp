@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "placebench/harness/evidence.h"
+#include "placebench/harness/terminal_text.h"
 
 namespace placebench::harness::decisions {
 namespace {
@@ -111,9 +112,21 @@ std::string class_table(const ClassDecision& d) {
 
 }  // namespace
 
+std::string decision_sentence(const ClassDecision& d) {
+  const std::string name = escape_control(d.name);
+  if (d.recommendation == "strict" || d.recommendation == "prefer" || d.recommendation == "any")
+    return fmt::format("{}: use {}. {}", name, d.recommendation, d.rationale);
+  if (d.recommendation == "inconclusive")
+    return fmt::format("{}: no policy yet; settle it with {}.", name, d.settle.empty() ? "more rounds" : d.settle);
+  return fmt::format("{}: no policy: {}.", name,
+                     !d.reason.empty() ? d.reason : !d.rationale.empty() ? d.rationale : "placebench decide gave none");
+}
+
 std::string render_decide_table(const DecideReport& report) {
   std::string out = fmt::format("Decisions: {}  (times in minutes; [lo, hi] is the CI carried from the measured ratio)\n",
                                 report.source);
+  if (!report.classes.empty()) out += "\nIn short:\n";
+  for (const auto& d : report.classes) out += "  " + decision_sentence(d) + "\n";
   for (const auto& d : report.classes) out += "\n" + class_table(d);
   return out;
 }

@@ -32,7 +32,9 @@ std::string detectable_text(const ArmAnalysis& a) {
 }  // namespace
 
 std::string render_analysis_table(const std::vector<ClassAnalysis>& classes, bool complete) {
-  std::string out;
+  std::string out = classes.empty() ? "" : "In short:\n";
+  for (const auto& c : classes) out += "  " + class_sentence(c) + "\n";
+  if (!classes.empty()) out += "\n";
   for (const auto& c : classes) {
     out += fmt::format("Class {}: baseline {}, statistic {} per trial, margin ±{}%, {} complete rounds: {}\n", escape_control(c.name),
                        escape_control(c.baseline), c.statistic, c.margin_pct, c.rounds_done, c.stop_words);

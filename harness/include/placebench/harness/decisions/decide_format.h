@@ -9,6 +9,10 @@ namespace placebench::harness::decisions {
 
 inline constexpr int kDecideSchemaVersion = 1;
 
+// One sentence for a class: the policy and why, or why there is none and what would settle it (the same
+// words as the report's first screen, scripts/placebench_report/first_screen.py, from_decide).
+std::string decision_sentence(const ClassDecision& d);
+// First "In short:" with one decision_sentence per class, then each class's table.
 std::string render_decide_table(const DecideReport& report);
 nlohmann::json decide_to_json(const DecideReport& report);
 

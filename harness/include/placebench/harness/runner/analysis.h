@@ -89,7 +89,11 @@ bool plan_finished(const std::vector<ClassAnalysis>& classes);
 nlohmann::json summary_to_json(const RunSummary& summary);
 RunSummary summary_from_json(const nlohmann::json& j, const std::string& path, const std::string& fix);
 
-// The verdict table (`placebench compare`, `run`): per class a header with the plan and the stop in
+// One sentence for a class: what the run decided, or why nothing and what would settle it (class_sentence.cpp;
+// the report's first screen says the same, scripts/placebench_report/first_screen.py).
+std::string class_sentence(const ClassAnalysis& c);
+
+// The verdict table (`placebench compare`, `run`): first one sentence per class (class_sentence), then per class a header with the plan and the stop in
 // words, per arm the class statistic with its CI over rounds, the ratio and its CI, the verdict; then
 // every warning of the class.
 std::string render_analysis_table(const std::vector<ClassAnalysis>& classes, bool complete);
