@@ -91,11 +91,19 @@ done
 # mpirun (and the rank it starts locally) in pb-f1, with pb-f1's host name and CPU cgroup.
 in_f1() { ip netns exec pb-f1 unshare --uts sh -c "hostname pb-f1; echo \$\$ > $cg/pb-f1/cgroup.procs; exec \"\$@\"" sh "$@"; }
 
-echo "== run --per-node on ${hosts[*]} (hog on $hog)"
+# The hog host must be the slowest; on a machine busy with other work one attempt can miss it, so up to
+# three are made, each into its own folder (every other check fails at once).
+base_out=$out
+for attempt in 1 2 3; do
+out=$base_out/attempt-$attempt
+job_attempt=("${job[@]}")
+for k in "${!job_attempt[@]}"; do [[ ${job_attempt[$k]} == "$base_out" ]] && job_attempt[$k]=$out; done
+echo "== run --per-node on ${hosts[*]} (hog on $hog), attempt $attempt"
 t0=$(date +%s.%N)
-in_f1 "${job[@]}" >"$tmp/run.out" 2>"$tmp/run.err" || { cat "$tmp/run.err" "$tmp/run.out" >&2; fail "the per-node run failed"; }
+in_f1 "${job_attempt[@]}" >"$tmp/run.out" 2>"$tmp/run.err" || { cat "$tmp/run.err" "$tmp/run.out" >&2; fail "the per-node run failed"; }
 echo "   took $(python3 -c "import sys,time; print(f'{time.time() - float(sys.argv[1]):.1f}')" "$t0") s"
-python3 - "$out" "$hog" "${hosts[@]}" <<'PY'
+status=0
+python3 - "$out" "$hog" "${hosts[@]}" <<'PY' || status=$?
 import json, os, sys
 out, hog, hosts = sys.argv[1], sys.argv[2], sys.argv[3:]
 found = sorted(os.listdir(out))
@@ -116,9 +124,14 @@ for h in hosts:
 slowest = min(medians, key=medians.get)
 peers = sorted(v for k, v in medians.items() if k != hog)
 print(f"   {hog} / median of its peers: {medians[hog] / peers[len(peers) // 2]:.2f}")
-assert slowest == hog, f"the slowest host is {slowest}, not the hog host {hog}: {medians}"
+if slowest != hog:  # a noisy VM (other work on its cores) can hide the hog: exit 3, measured again
+    print(f"   the slowest host is {slowest}, not the hog host {hog}: {medians}")
+    sys.exit(3)
 PY
 
+[[ $status == 0 ]] && break
+[[ $status == 3 && $attempt -lt 3 ]] || fail "attempt $attempt: the per-node results are not as expected (status $status)"
+done
 # (`placebench fleet --help` alone would not tell: an unknown subcommand before --help prints the main help.)
 if "$bin" fleet --help 2>/dev/null | grep -q '^Usage: placebench fleet'; then
   echo "== placebench fleet $out"
