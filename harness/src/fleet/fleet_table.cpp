@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 
 #include "placebench/harness/fleet/fleet.h"
@@ -21,12 +22,14 @@ std::string render_fleet_table(const FleetReport& r) {
     }
   std::size_t width = 4;
   for (const NodeVerdict& v : r.verdicts) width = std::max(width, escape_control(v.host).size());
-  std::string out = fmt::format("fleet: {} nodes, {} suspect, tolerance {:g}%, {} metrics\n", r.input.nodes.size(),
-                                r.suspects.size(), r.options.tolerance_pct, r.metrics.size());
+  std::string out = fmt::format("fleet: {} nodes, {} suspect{}, tolerance {:g}%, {} metrics\n", r.input.nodes.size(),
+                                r.suspects.size(), r.suspects.size() == 1 ? "" : "s", r.options.tolerance_pct, r.metrics.size());
   out += fmt::format("{:<{}}  {:<7}  {:>9}  {}\n", "host", width, "verdict", "worst", "where / reasons");
   for (const NodeVerdict& v : r.verdicts) {
     auto w = worst.find(v.host);
-    std::string worst_pct = w == worst.end() ? "-" : fmt::format("{:+.1f}%", w->second.first);
+    // A change that rounds to 0.0 is "+0.0%", never "-0.0%".
+    const double worst_value = w == worst.end() || std::fabs(w->second.first) < 0.05 ? 0.0 : w->second.first;
+    std::string worst_pct = w == worst.end() ? "-" : fmt::format("{:+.1f}%", worst_value);
     std::string where = w == worst.end() ? "" : w->second.second;
     std::string line = fmt::format("{:<{}}  {:<7}  {:>9}  {}", escape_control(v.host), width, v.suspect ? "SUSPECT" : "pass", worst_pct, where);
     out += line.substr(0, line.find_last_not_of(' ') + 1) + "\n";
