@@ -10,7 +10,8 @@
 #include "placebench/harness/errors.h"
 #include "placebench/harness/evidence.h"
 #include "placebench/harness/input_file.h"
-#include "placebench/harness/runner/run_directory.h"
+#include "placebench/harness/collectives_driver/gang_report.h"
+#include "placebench/harness/results_json.h"
 
 namespace placebench::harness::decisions {
 namespace {
@@ -19,55 +20,39 @@ using nlohmann::json;
 namespace fs = std::filesystem;
 
 // Appends the incident in `obj` (stranded_gpu_s at the top or under summary); false when it has none.
+// Gang JSON goes through its one reader (gang_report.h); other objects (trial lines, admission jobs,
+// hand-made files) hold a stranded_gpu_s checked by the same rule.
 bool take_incident(const json& obj, const std::string& where, std::vector<GangIncident>& out) {
   if (!obj.is_object()) return false;
+  if (looks_like_gang_json(obj)) {
+    const collectives::GangResult r = gang_result_from_json(obj, where);
+    out.push_back({where, r.stranded_gpu_s, r.outcome});
+    return true;
+  }
   const json* holder = &obj;
   if (!obj.contains("stranded_gpu_s") && obj.contains("summary") && obj["summary"].is_object()) holder = &obj["summary"];
   if (!holder->contains("stranded_gpu_s")) return false;
-  const json& v = (*holder)["stranded_gpu_s"];
-  // At most a year of a million GPUs: beyond that a sum of incidents could reach inf.
-  constexpr double kMaxStrandedGpuS = 1e6 * 365.0 * 86400.0;
-  if (!v.is_number() || !(v.get<double>() >= 0 && v.get<double>() <= kMaxStrandedGpuS))
-    throw InputError(fmt::format("{}: stranded_gpu_s: expected a number from 0 to 3.2e13 (GPU-seconds), got {}; restore the file, or "
-                                 "write it again with `placebench gang --json`", where, v.dump()));
+  const double stranded = stranded_gpu_s_from_json((*holder)["stranded_gpu_s"], where);
   // outcome: the holder's, else the record's; informative only, so a non-string one is left out.
   std::string outcome;
   for (const json* o : {holder, &obj})
     if (outcome.empty() && o->contains("outcome") && (*o)["outcome"].is_string()) outcome = (*o)["outcome"].get<std::string>();
-  out.push_back({where, v.get<double>(), outcome});
+  out.push_back({where, stranded, outcome});
   return true;
 }
 
-json parse_or_throw(const std::string& text, const std::string& where) {
-  try {
-    return json::parse(text);
-  } catch (const json::exception& e) {
-    JsonSyntaxProblem p = json_syntax_problem(text, e);
-    throw InputError(fmt::format("{}:{}: not valid JSON ({}); restore it, or give --from another file (a run directory "
-                                 "or `placebench gang --json` output)", where, p.line, p.why));
-  }
-}
-
 constexpr const char* kGiveGangResults = "give a run directory, the JSON of `placebench gang --json` or of `placebench admission --json`";
+constexpr const char* kGiveOther = "restore it, or give --from another file (a run directory or `placebench gang --json` output)";
 
-void read_jsonl(const fs::path& path, std::vector<GangIncident>& out) {
+void read_jsonl(const fs::path& path, std::vector<GangIncident>& out, std::vector<std::string>* warnings) {
   const std::string text = read_input_file(path.string(), kGiveGangResults, kMaxResultsBytes);
-  std::size_t pos = 0;
-  for (int n = 1; pos < text.size(); ++n) {
-    std::size_t nl = text.find('\n', pos);
-    std::string line = text.substr(pos, nl == std::string::npos ? std::string::npos : nl - pos);
-    pos = nl == std::string::npos ? text.size() : nl + 1;
-    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    json j;
-    try {
-      j = json::parse(line);
-    } catch (const json::exception&) {
-      if (pos >= text.size()) break;  // a truncated last line (a run killed mid-write) is skipped, as the runner does
-      throw InputError(fmt::format("{}:{}: not valid JSON (only the last line may be cut short); remove that line by "
-                                   "hand to read the rest", path.string(), n));
-    }
-    take_incident(j, fmt::format("{}:{}", path.string(), n), out);
-  }
+  // A truncated last line (a run killed mid-write) is skipped, by the rule of every JSON Lines reader.
+  JsonLines lines = parse_json_lines(text, path.string(), "valid JSON", [&](std::size_t n, json line) {
+    take_incident(line, fmt::format("{}:{}", path.string(), n), out);
+  });
+  if (lines.cut_line && warnings)
+    warnings->push_back(fmt::format("{}:{}: truncated last line (interrupted while being written) ignored", path.string(),
+                                    *lines.cut_line));
 }
 
 // `placebench admission --json` (or its --out file): one incident per job, its stranded_gpu_s over every
@@ -94,7 +79,7 @@ bool take_admission(const json& j, const std::string& where, std::vector<GangInc
 
 void read_json(const fs::path& path, std::vector<GangIncident>& out) {
   const std::string text = read_input_file(path.string(), kGiveGangResults, kMaxResultsBytes);
-  json j = parse_or_throw(text, path.string());
+  json j = parse_results_json(text, path.string(), kGiveOther);
   if (take_admission(j, path.string(), out)) return;
   if (take_incident(j, path.string(), out)) return;
   const json* list = j.is_array() ? &j : (j.is_object() && j.contains("gangs") ? &j["gangs"] : nullptr);
@@ -142,7 +127,7 @@ std::vector<GangIncident> read_gang_incidents(const std::string& path_text, std:
     throw InputError(fmt::format("--from {}: no such file or directory; give a run directory or the JSON of "
                                  "`placebench gang --json`", path_text));
   if (fs::is_directory(path)) {
-    if (fs::exists(path / "trials.jsonl")) read_jsonl(path / "trials.jsonl", out);
+    if (fs::exists(path / "trials.jsonl")) read_jsonl(path / "trials.jsonl", out, warnings);
     if (out.empty() && fs::exists(path / "summary.json")) read_json(path / "summary.json", out);
     if (out.empty()) {
       std::vector<fs::path> files;
@@ -161,7 +146,7 @@ std::vector<GangIncident> read_gang_incidents(const std::string& path_text, std:
       }
     }
   } else if (path.extension() == ".jsonl") {
-    read_jsonl(path, out);
+    read_jsonl(path, out, warnings);
   } else {
     read_json(path, out);
   }

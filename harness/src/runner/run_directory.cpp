@@ -33,17 +33,6 @@ bool valid_utf8(const std::string& s) {
   }
 }
 
-// JSON text of a results file, or an InputError "PATH:LINE: not valid JSON (WHY); FIX" (a syntax error,
-// a file cut short, or a number out of range such as 1e400).
-json parse_results_json(const std::string& text, const std::string& path, const std::string& fix) {
-  try {
-    return json::parse(text);
-  } catch (const json::exception& e) {
-    JsonSyntaxProblem p = json_syntax_problem(text, e);
-    throw InputError(fmt::format("{}:{}: not valid JSON ({}); {}", path, p.line, p.why, fix));
-  }
-}
-
 // The whole file, or an InputError: "PATH: <missing>" when absent, else why it cannot be read and `fix`.
 std::string read_file(const std::string& path, const std::string& missing, const std::string& fix) {
   std::error_code ec;
@@ -75,39 +64,6 @@ void refuse_recorded_run(const std::string& dir) {
 }
 
 }  // namespace
-
-JsonSyntaxProblem json_syntax_problem(const std::string& text, const json::exception& e) {
-  JsonSyntaxProblem p;
-  if (text.find_first_not_of(" \t\r\n") == std::string::npos) {
-    p.why = "the file is empty";
-    return p;
-  }
-  std::string what = e.what();
-  const auto* parse = dynamic_cast<const json::parse_error*>(&e);
-  if (!parse) {
-    // Not a syntax error: a number the parser cannot hold ("number overflow parsing '1e400'"), which
-    // names no position: the line is that of the number's first appearance.
-    auto q = what.find('\'');
-    std::string number = q != std::string::npos ? what.substr(q + 1, what.rfind('\'') - q - 1) : "";
-    std::size_t at = number.empty() ? std::string::npos : text.find(number);
-    if (at != std::string::npos)
-      p.line = 1 + static_cast<std::size_t>(std::count(text.begin(), text.begin() + static_cast<long>(at), '\n'));
-    p.why = number.empty() ? "a value out of range" : "number " + number + " is out of range of a double";
-    return p;
-  }
-  std::size_t end = std::min<std::size_t>(parse->byte > 0 ? parse->byte - 1 : 0, text.size());
-  p.line = 1 + static_cast<std::size_t>(std::count(text.begin(), text.begin() + static_cast<long>(end), '\n'));
-  // nlohmann: "[json.exception.parse_error.101] parse error at line L, column C: syntax error while
-  // parsing X - WHY; expected Y": keep WHY (and what was expected), without the internal prefix.
-  auto dash = what.find(" - ");
-  p.why = dash != std::string::npos ? what.substr(dash + 3) : what.substr(what.rfind(": ") + 2);
-  std::replace(p.why.begin(), p.why.end(), ';', ',');
-  // An error at the very end (after the last non-blank character) is a file cut short, whatever was being
-  // parsed there.
-  std::size_t last = text.find_last_not_of(" \t\r\n");
-  if (parse->byte > last + 1 || p.why.find("end of input") != std::string::npos) p.why = "cut short: " + p.why;
-  return p;
-}
 
 RunDirectory RunDirectory::create(const std::string& base, const std::string& exact, const std::string& host,
                                   const json& run) {
@@ -181,29 +137,14 @@ std::vector<TrialRecord> RunDirectory::read_trial_records(std::vector<std::strin
                                "restore trials.jsonl, or start a new run");
   std::vector<TrialRecord> trials;
   detail::TrialSlots seen;
-  std::size_t pos = 0, good_end = 0, line_no = 0;
-  bool unterminated = false;  // the last line is a whole trial without its final newline
-  while (pos < text.size()) {
-    std::size_t nl = text.find('\n', pos);
-    ++line_no;
-    std::string line = text.substr(pos, nl == std::string::npos ? std::string::npos : nl - pos);
-    auto j = json::parse(line, nullptr, false);
-    bool last = nl == std::string::npos || nl + 1 >= text.size();
-    // Only a line that does not parse is a write cut short: a whole trial that lacks its newline (a crash
-    // between the line and its newline) is kept, and checked as any other.
-    if (j.is_discarded()) {
-      if (!last)
-        throw InputError(fmt::format("{}:{}: not a JSON trial line (only the last line may be cut short); "
-                                     "remove that line by hand to read the rest", path, line_no));
-      warnings.push_back(fmt::format("{}:{}: truncated last line (a trial interrupted while being written) ignored",
-                                     path, line_no));
-      break;
-    }
-    trials.push_back(detail::check_trial_line(std::move(j), config_, fmt::format("{}:{}", path, line_no), line_no, seen));
-    unterminated = nl == std::string::npos;
-    pos = unterminated ? text.size() : nl + 1;
-    good_end = pos;
-  }
+  JsonLines lines = parse_json_lines(text, path, "a JSON trial line", [&](std::size_t n, json line) {
+    trials.push_back(detail::check_trial_line(std::move(line), config_, fmt::format("{}:{}", path, n), n, seen));
+  });
+  if (lines.cut_line)
+    warnings.push_back(fmt::format("{}:{}: truncated last line (a trial interrupted while being written) ignored", path,
+                                   *lines.cut_line));
+  const std::size_t good_end = lines.good_end;
+  const bool unterminated = lines.unterminated;
   if (repair && good_end < text.size()) fs::resize_file(path, good_end);
   // Appends continue on a line of their own.
   if (repair && unterminated)

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "placebench/harness/errors.h"
+#include "placebench/harness/results_json.h"
 #include "placebench/harness/runner/analysis.h"
 #include "placebench/harness/runner/config.h"
 #include "placebench/harness/runner/trial.h"
@@ -71,13 +72,5 @@ class RunDirectory {
 // repeats); `place` names it in messages ("DIR/trials.jsonl:LINE"). Throws InputError for damage.
 TrialRecord trial_record_from_json(nlohmann::json line, const std::optional<ExperimentConfig>& config = std::nullopt,
                                    const std::string& place = "trial");
-
-// Where and why a text is not JSON, for messages "FILE:LINE: not valid JSON (WHY)": a syntax error, a text
-// cut short, or a number out of range (1e400).
-struct JsonSyntaxProblem {
-  std::size_t line = 1;
-  std::string why;
-};
-JsonSyntaxProblem json_syntax_problem(const std::string& text, const nlohmann::json::exception& e);
 
 }  // namespace placebench::harness
