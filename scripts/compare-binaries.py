@@ -299,7 +299,7 @@ def fleet_tree(text):
 def fleet_and_integer_cases():
     for f in files("tests/fuzz/corpus/fleet_dir/*", "tests/fuzz/regressions/fleet_dir/*"):
         writes, links = fleet_tree((ROOT / f).read_bytes().decode("utf-8", "surrogateescape"))
-        writes.setdefault("fleet/.keep", b"")
+        writes["fleet"] = None  # the tree's root, even when no entry is kept
         for extra in ([], OUTS):
             yield Case(f"fleet fleet {' '.join(extra)} (tree of {f})", ["fleet", "fleet"] + extra, [], writes, links)
     inv = "tests/fixtures/decisions/issue-example.yaml"
@@ -350,7 +350,10 @@ def prepare(case, workdir):
             shutil.copy2(source, target)
     for dest, data in case.writes.items():
         (workdir / dest).parent.mkdir(parents=True, exist_ok=True)
-        (workdir / dest).write_bytes(data)
+        if data is None:
+            (workdir / dest).mkdir(exist_ok=True)  # an empty folder
+        else:
+            (workdir / dest).write_bytes(data)
     for dest, target in case.links.items():
         (workdir / dest).parent.mkdir(parents=True, exist_ok=True)
         if not os.path.lexists(workdir / dest):
@@ -360,12 +363,11 @@ def prepare(case, workdir):
 def snapshot(workdir):
     """Every file in the folder after the run (inputs included: a command must not change them)."""
     out = {}
-    for p in sorted(workdir.rglob("*")):
-        rel = p.relative_to(workdir).as_posix()
-        if p.is_symlink():
-            out[rel] = b"-> " + os.readlink(p).encode()
-        elif p.is_file():
-            out[rel] = p.read_bytes()
+    for folder, subdirs, names in os.walk(workdir):  # links are not followed
+        for name in sorted(names + [d for d in subdirs if os.path.islink(os.path.join(folder, d))]):
+            p = Path(folder) / name
+            rel = p.relative_to(workdir).as_posix()
+            out[rel] = b"-> " + os.readlink(p).encode() if p.is_symlink() else p.read_bytes() if p.is_file() else b"<special>"
     return out
 
 
