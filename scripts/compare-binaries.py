@@ -240,8 +240,6 @@ def audit_argv(proc=f"{AUDIT}/proc", extra=()):
 
 def audit_cases():
     proc = f"{AUDIT}/proc"
-    absent = {"--cpu-manager-state": "absent/cpu_manager_state", "--memory-manager-state": "absent/memory_manager_state",
-              "--kubelet-config": "absent/config.yaml", "--annotations": "absent/annotations", "--labels": "absent/labels"}
     pids = sorted(p.name for p in (ROOT / proc).iterdir() if p.name.isdigit())
     for pid in pids:
         for extra in (["--no-managers", "--pid", pid], ["--no-managers", "--pid", pid, "--device-numa", "0"],
@@ -255,14 +253,13 @@ def audit_cases():
     kubelet = files(f"{AUDIT}/kubelet/*", "tests/fixtures/proc/kubelet/*.yaml", "tests/fixtures/kubelet-state/*",
                     "tests/fuzz/corpus/kubelet_state/*", "tests/fuzz/regressions/kubelet_state/*")
     for f in kubelet:
-        given = {k: (f if k in ("--cpu-manager-state", "--memory-manager-state", "--kubelet-config") else v)
-                 for k, v in absent.items()}
+        given = {k: f for k in ("--cpu-manager-state", "--memory-manager-state", "--kubelet-config")}
         extra = ["--pid", "4242", "--device-numa", "1"] + [x for kv in given.items() for x in kv]
         yield Case(f"audit (kubelet files = {f})", audit_argv(extra=extra), [proc, TOPO, f])
     downward = files(f"{AUDIT}/podinfo/*", "tests/fixtures/downward-api/*", "tests/fuzz/corpus/downward_api/*",
                      "tests/fuzz/regressions/downward_api/*")
     for f in downward:
-        given = {k: (f if k in ("--annotations", "--labels") else v) for k, v in absent.items()}
+        given = {k: f for k in ("--annotations", "--labels")}  # a file not named is not read
         extra = ["--pid", "4246"] + [x for kv in given.items() for x in kv]
         yield Case(f"audit (downward API files = {f})", audit_argv(extra=extra), [proc, TOPO, f])
     for root in (f"{AUDIT}/cgroup-v1", f"{AUDIT}/cgroup-v2", "tests/fixtures/proc/context-v1", "tests/fixtures/proc/context-v2"):
