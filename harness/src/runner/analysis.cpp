@@ -5,13 +5,11 @@
 #include <cmath>
 #include <fmt/format.h>
 #include <map>
-#include <span>
 
 #include "placebench/harness/runner/trial.h"
-#include "placebench/stats/group_sequential.h"
 #include "placebench/stats/quantile.h"
-#include "placebench/stats/rank_tests.h"
 #include "placebench/stats/sequential.h"
+#include "placebench/stats/sequential_plan.h"
 #include "placebench/stats/verdict.h"
 
 namespace placebench::harness {
@@ -86,14 +84,11 @@ std::string role_of(const Trials& arm, const Trials& base, const std::string& ba
   return "compared";
 }
 
-// The class statistic of both arms in the rounds they share, in round order, with their trials, and the
-// per-round log ratios log(arm / base) that the repeated p-values and the dependence check read.
+// The class statistic of both arms in the rounds they share, in round order, with their trials.
 struct Paired {
-  std::vector<double> base, arm, log_ratio;
+  std::vector<double> base, arm;
   Trials base_trials, arm_trials;
   std::size_t size() const { return arm.size(); }
-  Trials first_base(std::size_t n) const { return Trials(base_trials.begin(), base_trials.begin() + static_cast<long>(n)); }
-  Trials first_arm(std::size_t n) const { return Trials(arm_trials.begin(), arm_trials.begin() + static_cast<long>(n)); }
 };
 
 Paired paired_statistics(const RoundMap& base, const RoundMap& arm, Statistic statistic) {
@@ -103,7 +98,6 @@ Paired paired_statistics(const RoundMap& base, const RoundMap& arm, Statistic st
     if (it == base.end()) continue;
     p.base.push_back(trial_statistic(*it->second, statistic));
     p.arm.push_back(trial_statistic(*t, statistic));
-    p.log_ratio.push_back(std::log(p.arm.back() / p.base.back()));
     p.base_trials.push_back(it->second);
     p.arm_trials.push_back(t);
   }
@@ -116,34 +110,18 @@ Trials all_trials(const RoundMap& rounds) {
   return ts;
 }
 
-// Smallest nominal two-sided p-value at the planned looks reached, turned into a repeated p-value.
-std::optional<double> repeated_p(const Paired& p, const std::vector<int>& looks, int up_to_rounds) {
-  double min_p = 1;
-  bool any = false;
-  for (int look : looks) {
-    if (look > up_to_rounds || static_cast<std::size_t>(look) > p.log_ratio.size()) break;
-    const auto prefix = std::span(p.log_ratio).first(static_cast<std::size_t>(look));
-    min_p = std::min(min_p, stats::wilcoxon_signed_rank(prefix).p_value);
-    any = true;
-  }
-  if (!any) return std::nullopt;
-  return stats::repeated_p_value(looks, min_p);
+// Leading paired rounds over which the arm was a realised compared arm: the rounds before the first whose
+// trials make role_of say otherwise. role_of counts flags, so a prefix of rounds is "compared" exactly when
+// each of its rounds is (a placement failure or degeneracy never heals).
+std::size_t realised_rounds(const Paired& p, const std::string& baseline) {
+  std::string reason;
+  std::size_t n = 0;
+  while (n < p.size() && role_of({p.arm_trials[n]}, {p.base_trials[n]}, baseline, reason) == "compared") ++n;
+  return n;
 }
 
-// The first planned look that decides the arm, among the looks where it was still a realised compared
-// arm (a placement failure or degeneracy never heals, so no later look can decide it). nullopt: none.
-std::optional<std::pair<int, stats::Look>> deciding_look(const stats::SequentialPlan& plan, const Paired& p,
-                                                         const std::string& baseline) {
-  for (std::size_t k = 0; k < plan.looks.size(); ++k) {
-    const int r = plan.looks[k];
-    if (static_cast<std::size_t>(r) > p.size() || r < 2) break;
-    const auto n = static_cast<std::size_t>(r);
-    std::string reason;
-    if (role_of(p.first_arm(n), p.first_base(n), baseline, reason) != "compared") break;
-    stats::Look l = stats::evaluate_look(std::span(p.base).first(n), std::span(p.arm).first(n), plan);
-    if (l.reason == stats::StopReason::kDecided) return std::make_pair(static_cast<int>(k + 1), std::move(l));
-  }
-  return std::nullopt;
+stats::ArmRounds arm_rounds(const Paired& p, const std::string& baseline, bool realised) {
+  return stats::ArmRounds{p.base, p.arm, realised_rounds(p, baseline), realised};
 }
 
 void show_look(const stats::Look& look, ArmAnalysis& a) {
@@ -158,64 +136,45 @@ void show_look(const stats::Look& look, ArmAnalysis& a) {
   a.effective_rounds = look.dependence.effective_rounds;
 }
 
-// A compared arm's decision is final at the first planned look that decides it: its verdict, CI, rounds
-// and m are that look's, and later rounds (run for the class's other arms) only add warnings: a placement
-// that failed afterwards, dependence found afterwards. Before that, the comparison over every paired round
-// so far is shown (undecided), and the role of every round so far.
-void compare_to_baseline(const stats::SequentialPlan& plan, const Paired& p, const std::string& baseline,
-                         ArmAnalysis& a) {
-  a.n_rounds = static_cast<int>(p.size());
-  std::optional<std::pair<int, stats::Look>> decided;
-  if (p.size() >= 2) decided = deciding_look(plan, p, baseline);
-  if (decided) {
+// An arm's decision (stats::decide_arm) in its record. A decision is final at its look: its verdict, CI,
+// rounds and m are that look's, and later rounds (run for the class's other arms) only add warnings: a
+// placement that failed afterwards, dependence found afterwards. Before it, the comparison over every
+// paired round so far is shown (undecided), and the role of every round so far.
+void show_decision(const stats::ArmDecision& d, std::size_t paired_rounds, ArmAnalysis& a) {
+  a.n_rounds = static_cast<int>(paired_rounds);
+  if (d.decided_look) {
     if (a.role != "compared")
       a.verdict_warnings.push_back(fmt::format("{} after the deciding look ({} rounds): the verdict stands on those rounds",
-                                               a.unrealised_reason, decided->second.rounds));
+                                               a.unrealised_reason, d.look->rounds));
     a.role = "compared";
     a.unrealised_reason.clear();
-    a.decided_look = decided->first;
+    a.decided_look = d.decided_look;
   }
-  if (p.size() < 2) {
-    if (a.role == "compared") a.stop_reason = std::string(stats::to_string(stats::StopReason::kBeforeFirstLook));
+  if (!d.look) {
+    if (a.role == "compared") a.stop_reason = std::string(stats::to_string(d.reason));
     return;
   }
-  const stats::Look look = decided ? decided->second : stats::evaluate_look(p.base, p.arm, plan);
+  const stats::Look& look = *d.look;
   show_look(look, a);
-  // Dependence is judged on every paired round so far, also after a decision: rounds run later for the
-  // class's other arms can show dependence that the deciding look's correction had to bound.
-  const stats::Dependence all_rounds = stats::round_dependence(p.log_ratio);
-  a.lag1 = all_rounds.lag1;
-  a.dependence_flagged = all_rounds.flagged;
+  a.lag1 = d.all_rounds.lag1;
+  a.dependence_flagged = d.all_rounds.flagged;
+  a.stop = d.stop;
   if (a.role != "compared") {
     a.verdict = a.role;
-    a.stop = true;
     return;
   }
   a.verdict = std::string(stats::to_string(look.verdict));
   a.held = look.held;
-  a.stop_reason = std::string(stats::to_string(look.reason));
+  a.stop_reason = std::string(stats::to_string(d.reason));
   if (look.detectable) {
     a.detectable_below_pct = look.detectable->below_pct;
     a.detectable_pct = look.detectable->above_pct;
   }
-  a.repeated_p = repeated_p(p, plan.looks, look.rounds);
-  a.stop = look.reason == stats::StopReason::kDecided || look.reason == stats::StopReason::kMaxRounds;
-  if (decided && a.dependence_flagged && p.size() > static_cast<std::size_t>(look.rounds))
+  a.repeated_p = d.repeated_p;
+  if (d.decided_look && a.dependence_flagged && paired_rounds > static_cast<std::size_t>(look.rounds))
     a.verdict_warnings.push_back(fmt::format(
         "rounds after the deciding look ({} rounds) look dependent (lag-1 autocorrelation {:.2f} over {}): the verdict "
-        "stands, made with the dependence correction at its look", look.rounds, a.lag1.value_or(0), p.size()));
-}
-
-// Whether the arm is in the family of m comparisons: a realised compared arm over the rounds of the first
-// planned look (or every round before it). An arm that is not is never decided (its failure or degeneracy
-// persists), and one that is stays counted at every look, whatever later rounds show: m is the m planned
-// when each look was taken.
-bool in_planned_family(const RoundMap& base, const RoundMap& arm, Statistic statistic, const std::vector<int>& looks,
-                       const std::string& baseline) {
-  const Paired p = paired_statistics(base, arm, statistic);
-  const std::size_t n = std::min(p.size(), static_cast<std::size_t>(looks.front()));
-  std::string reason;
-  return role_of(p.first_arm(n), p.first_base(n), baseline, reason) == "compared";
+        "stands, made with the dependence correction at its look", look.rounds, a.lag1.value_or(0), paired_rounds));
 }
 
 // An A/A control ran where the baseline runs: its ratio CI (at the look confidence, dependence-corrected)
@@ -223,17 +182,6 @@ bool in_planned_family(const RoundMap& base, const RoundMap& arm, Statistic stat
 void judge_control(ArmAnalysis& a) {
   if (a.role != "control" || !a.compared) return;
   a.aa_check = a.ratio_lo <= 0 && a.ratio_hi >= 0 ? "passed" : "failed";
-}
-
-stats::StopReason class_stop_reason(const ClassAnalysis& c, bool any_compared) {
-  const bool all_decided = std::all_of(c.arms.begin(), c.arms.end(), [](const ArmAnalysis& a) {
-    return a.role != "compared" || a.stop_reason == "decided";
-  });
-  if (c.rounds_done < c.looks.front()) return stats::StopReason::kBeforeFirstLook;
-  const bool at_look = std::find(c.looks.begin(), c.looks.end(), c.rounds_done) != c.looks.end();
-  if (at_look && (all_decided || !any_compared)) return stats::StopReason::kDecided;
-  if (c.rounds_done >= c.looks.back()) return stats::StopReason::kMaxRounds;
-  return stats::StopReason::kContinue;
 }
 
 std::string control_warning(const ClassAnalysis& c, const ArmAnalysis& a) {
@@ -308,7 +256,8 @@ ClassAnalysis describe_class(const ClassConfig& cls, const ExperimentConfig& cfg
       a.n_rounds = static_cast<int>(rounds.size());
     } else {
       a.role = role_of(all_trials(rounds), base_trials, ca.baseline, a.unrealised_reason);
-      comparisons += in_planned_family(by_arm[ca.baseline], rounds, cls.statistic, looks, ca.baseline);
+      const Paired p = paired_statistics(by_arm[ca.baseline], rounds, cls.statistic);
+      comparisons += stats::in_planned_family(looks, arm_rounds(p, ca.baseline, a.role == "compared"));
     }
     ca.arms.push_back(std::move(a));
   }
@@ -325,11 +274,21 @@ void compare_class(const ClassConfig& cls, const ExperimentConfig& cfg, const st
   ca.comparisons = plan.comparisons;
   ca.look_confidence = stats::look_confidence(plan);
   ca.boundary_z = stats::look_boundary_z(plan);
-  bool any_compared = false;
-  for (ArmAnalysis& a : ca.arms) {
-    if (a.role == "baseline") continue;
-    any_compared = any_compared || a.role == "compared";
-    compare_to_baseline(plan, paired_statistics(by_arm[ca.baseline], by_arm[a.arm], cls.statistic), ca.baseline, a);
+  // Each compared arm's rounds paired with the baseline's (ArmRounds views them: they outlive the decision).
+  std::vector<ArmAnalysis*> compared;
+  std::vector<Paired> paired;
+  std::vector<stats::ArmRounds> rounds;
+  for (ArmAnalysis& a : ca.arms)
+    if (a.role != "baseline") {
+      compared.push_back(&a);
+      paired.push_back(paired_statistics(by_arm[ca.baseline], by_arm[a.arm], cls.statistic));
+    }
+  for (std::size_t i = 0; i < paired.size(); ++i)
+    rounds.push_back(arm_rounds(paired[i], ca.baseline, compared[i]->role == "compared"));
+  const stats::ClassDecision decision = stats::decide_class(plan, ca.rounds_done, rounds);
+  for (std::size_t i = 0; i < compared.size(); ++i) {
+    ArmAnalysis& a = *compared[i];
+    show_decision(decision.arms[i], paired[i].size(), a);
     judge_control(a);
     if (a.role == "control" && a.compared)
       ca.noise_floor_pct = std::max(ca.noise_floor_pct.value_or(0), std::max(std::fabs(a.ratio_lo), std::fabs(a.ratio_hi)));
@@ -338,10 +297,10 @@ void compare_class(const ClassConfig& cls, const ExperimentConfig& cfg, const st
       p_arms.push_back(&a);
     }
   }
-  stats::StopReason reason = class_stop_reason(ca, any_compared);
-  ca.stop = reason == stats::StopReason::kDecided || reason == stats::StopReason::kMaxRounds;
+  const stats::StopReason reason = decision.reason;
+  ca.stop = decision.stop;
   ca.stop_reason = std::string(stats::to_string(reason));
-  ca.stop_words = any_compared || reason != stats::StopReason::kDecided
+  ca.stop_words = decision.any_realised || reason != stats::StopReason::kDecided
                       ? stats::stop_words(reason, ca.rounds_done, looks)
                       : fmt::format("nothing to decide (no realised compared arm): stopped at round {}", ca.rounds_done);
 }
