@@ -9,7 +9,7 @@
 #include "config_fields.h"
 #include "placebench/harness/decision_spec/decision_spec.h"
 #include "placebench/harness/errors.h"
-#include "placebench/harness/input_file.h"
+#include "placebench/harness/input_limits.h"
 #include "placebench/harness/runner/config.h"
 #include "placebench/harness/units.h"
 #include "placebench/harness/yaml_check.h"

@@ -8,7 +8,7 @@
 
 #include "placebench/harness/errors.h"
 #include "placebench/harness/evidence.h"
-#include "placebench/harness/input_file.h"
+#include "placebench/harness/input_limits.h"
 #include "placebench/harness/topology/inventory_read.h"
 #include "placebench/harness/terminal_text.h"
 #include "placebench/hostpipe/cpulist.h"
