@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <yaml-cpp/yaml.h>
 
 #include "placebench/harness/decisions/decide.h"
 #include "placebench/harness/decisions/decide_format.h"

@@ -6,6 +6,7 @@
 #include <map>
 
 #include "placebench/harness/fleet/fleet.h"
+#include "placebench/harness/topology/inventory_read.h"
 
 using namespace placebench::harness;
 using namespace placebench::harness::fleet;
@@ -94,17 +95,18 @@ TEST(FleetStats, TopologyMajorityNamesTheOddNodeAndATieNamesEveryNode) {
 }
 
 TEST(FleetStats, TopologyPrintReadsTopoJson) {
-  auto topo = nlohmann::json::parse(R"({"cores": 8, "pus": 16, "numa_nodes": [{}, {}],
+  auto topo = nlohmann::json::parse(R"({"schema_version": 1, "cores": 8, "pus": 16,
+    "numa_nodes": [{"os_index": 0, "cpus": "0-7"}, {"os_index": 1, "cpus": "8-15"}],
     "gpus": [{"index": 10, "numa_node": 1, "name": "G"}, {"index": 2, "numa_node": null, "name": "G"}],
     "nics": [{"name": "b", "numa_node": 1}, {"name": "a", "numa_node": 0}]})");
-  TopologyPrint p = topology_print(topo);
+  TopologyPrint p = topology_print(placebench::harness::inventory_from_json(topo, "run.json: topology", "fix"));
   std::map<std::string, std::string> f(p.fields.begin(), p.fields.end());
   EXPECT_EQ(f["gpus"], "2x G");
   EXPECT_EQ(f["gpu_numa"], "2:-,10:1");
   EXPECT_EQ(f["nic_numa"], "a:0,b:1");
   EXPECT_EQ(f["numa_nodes"], "2");
   EXPECT_EQ(f["cores"], "8");
-  EXPECT_EQ(topology_print(nlohmann::json()).fields.back(), (std::pair<std::string, std::string>{"pus", "?"}));
+  EXPECT_EQ(topology_print(std::nullopt).fields.back(), (std::pair<std::string, std::string>{"pus", "?"}));
 }
 
 namespace {

@@ -12,7 +12,7 @@
 #include <fstream>
 
 #include "placebench/harness/errors.h"
-#include "placebench/harness/input_file.h"
+#include "placebench/harness/input_limits.h"
 #include "placebench/harness/yaml_check.h"
 #include "placebench/hostpipe/input_file.h"
 #include "yaml_fixtures.h"

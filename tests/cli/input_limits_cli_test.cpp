@@ -1,4 +1,4 @@
-// Every input file goes through one bounded reader (harness/input_file.h) and every YAML document through
+// Every input file goes through one bounded reader (hostpipe/input_file.h, through harness/input_limits.h) and every YAML document through
 // one bounded walk (load_yaml_document): a FIFO, /dev/zero, an oversized file, an alias bomb, a list used
 // as a key, bytes that are not UTF-8 are each one line, exit 2, fast -- never a hang, bad_alloc or a raw
 // library message (exit 1).

@@ -4,7 +4,7 @@
 // job's time zero.
 #include "placebench/harness/admission/admission.h"
 #include "placebench/harness/collectives_driver/gang_report.h"
-#include "placebench/harness/input_file.h"
+#include "placebench/harness/input_limits.h"
 #include "placebench/harness/results_json.h"
 
 namespace placebench::harness::admission {

@@ -11,7 +11,7 @@
 #include "k8s_object_reader.h"
 #include "placebench/harness/admission/admission.h"
 #include "placebench/harness/errors.h"
-#include "placebench/harness/input_file.h"
+#include "placebench/harness/input_limits.h"
 
 namespace placebench::harness::admission {
 namespace {

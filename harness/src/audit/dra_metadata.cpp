@@ -9,7 +9,7 @@
 #include "dra_attributes.h"
 #include "placebench/harness/audit/dra.h"
 #include "placebench/harness/errors.h"
-#include "placebench/harness/input_file.h"
+#include "placebench/harness/input_limits.h"
 #include "placebench/harness/text_clip.h"
 
 namespace placebench::harness {

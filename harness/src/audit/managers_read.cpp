@@ -11,7 +11,7 @@
 
 #include "placebench/harness/audit/managers.h"
 #include "placebench/harness/errors.h"
-#include "placebench/harness/input_file.h"
+#include "placebench/harness/input_limits.h"
 #include "placebench/hostpipe/cpulist.h"
 #include "placebench/hostpipe/input_file.h"
 #include "placebench/hostpipe/process_placement.h"

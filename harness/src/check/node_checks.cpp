@@ -8,7 +8,7 @@
 
 #include "placebench/harness/check/evaluate.h"
 #include "placebench/harness/errors.h"
-#include "placebench/harness/input_file.h"
+#include "placebench/harness/input_limits.h"
 
 namespace placebench::harness::check {
 namespace {

@@ -6,7 +6,7 @@
 
 #include "placebench/harness/check/metric_units.h"
 #include "placebench/harness/errors.h"
-#include "placebench/harness/input_file.h"
+#include "placebench/harness/input_limits.h"
 #include "placebench/harness/yaml_check.h"
 
 namespace placebench::harness::check {

@@ -13,7 +13,7 @@
 #include "placebench/harness/cli/cli.h"
 #include "placebench/harness/cli/options.h"
 #include "placebench/harness/errors.h"
-#include "placebench/harness/input_file.h"
+#include "placebench/harness/input_limits.h"
 #include "placebench/stats/hodges_lehmann.h"
 #include "placebench/stats/quantile.h"
 #include "placebench/stats/rank_tests.h"

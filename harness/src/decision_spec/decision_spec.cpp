@@ -8,6 +8,7 @@
 
 #include "placebench/harness/errors.h"
 #include "placebench/harness/units.h"
+#include "placebench/harness/yaml_check.h"
 #include "placebench/hostpipe/input_file.h"
 
 namespace placebench::harness::decisions {
@@ -15,8 +16,12 @@ namespace {
 
 using nlohmann::json;
 
-const std::set<std::string> kDecisionKeys = {"job_length", "gpus_per_job", "queue", "objective", "rate_per_gpu_hour",
-                                              "p_remote_any", "p_local_prefer", "any_arm"};
+// The block's keys, for the parser and the writer (the policies' names are policy_name's).
+constexpr const char *kJobLength = "job_length", *kGpusPerJob = "gpus_per_job", *kQueue = "queue",
+                     *kObjective = "objective", *kRate = "rate_per_gpu_hour", *kPRemoteAny = "p_remote_any",
+                     *kPLocalPrefer = "p_local_prefer", *kAnyArm = "any_arm";
+const std::set<std::string> kDecisionKeys = {kJobLength, kGpusPerJob, kQueue,        kObjective,
+                                              kRate,      kPRemoteAny, kPLocalPrefer, kAnyArm};
 constexpr const char* kAccepted =
     "job_length, gpus_per_job, queue {strict, prefer, any}, objective, rate_per_gpu_hour, p_remote_any, "
     "p_local_prefer, any_arm";
@@ -119,34 +124,33 @@ void check_keys(const json& block, const DecisionPlaces& at) {
 }
 
 void read_queue(const json& block, const DecisionPlaces& at, DecisionSpec& s) {
-  const json& queue = require(block, "queue", "", at);
-  if (!queue.is_object()) throw InputError(fmt::format("{}: expected {{strict, prefer, any}} durations", at.value("queue")));
+  const json& queue = require(block, kQueue, "", at);
+  if (!queue.is_object()) throw InputError(fmt::format("{}: expected {{strict, prefer, any}} durations", at.value(kQueue)));
   for (const auto& [key, value] : queue.items())
     if (key != "strict" && key != "prefer" && key != "any")
-      throw InputError(fmt::format("{}: unknown policy; accepted: strict, prefer, any", at.key(child("queue", key))));
+      throw InputError(fmt::format("{}: unknown policy; accepted: strict, prefer, any", at.key(child(kQueue, key))));
   for (Policy p : kPolicies) {
     std::string key(policy_name(p));
-    s.queue_s[static_cast<std::size_t>(p)] = duration_s(require(queue, key, "queue", at), child("queue", key), at);
+    s.queue_s[static_cast<std::size_t>(p)] = duration_s(require(queue, key, kQueue, at), child(kQueue, key), at);
   }
 }
 
 void read_optional_keys(const json& block, const DecisionPlaces& at, DecisionSpec& s) {
-  if (block.contains("objective")) {
-    const json& o = block["objective"];
+  if (block.contains(kObjective)) {
+    const json& o = block[kObjective];
     std::string text = o.is_string()    ? o.get<std::string>()
                        : o.is_boolean() ? (o.get<bool>() ? "true" : "false")
                        : o.is_number()  ? fmt::format("{:g}", o.get<double>())
                                         : "";
-    s.objective = parse_objective(text, at.value("objective"));
+    s.objective = parse_objective(text, at.value(kObjective));
   }
-  if (block.contains("rate_per_gpu_hour"))
-    s.rate_per_gpu_hour = number_in(number(block["rate_per_gpu_hour"], "rate_per_gpu_hour", at), 0, 1e12,  // as decide --rate
-                                    at.value("rate_per_gpu_hour"), "the rate");
-  for (auto [key, field] : {std::pair{"p_remote_any", &s.p_remote_any}, std::pair{"p_local_prefer", &s.p_local_prefer}})
+  if (block.contains(kRate))
+    s.rate_per_gpu_hour = number_in(number(block[kRate], kRate, at), 0, 1e12, at.value(kRate), "the rate");  // as decide --rate
+  for (auto [key, field] : {std::pair{kPRemoteAny, &s.p_remote_any}, std::pair{kPLocalPrefer, &s.p_local_prefer}})
     if (block.contains(key)) *field = number_in(number(block[key], key, at), 0, 1, at.value(key), "a probability");
-  if (block.contains("any_arm")) {
-    if (!block["any_arm"].is_string()) throw InputError(fmt::format("{}: expected an arm name", at.value("any_arm")));
-    s.any_arm = block["any_arm"].get<std::string>();
+  if (block.contains(kAnyArm)) {
+    if (!block[kAnyArm].is_string()) throw InputError(fmt::format("{}: expected an arm name", at.value(kAnyArm)));
+    s.any_arm = block[kAnyArm].get<std::string>();
   }
 }
 
@@ -154,9 +158,9 @@ void read_optional_keys(const json& block, const DecisionPlaces& at, DecisionSpe
 DecisionSpec parse_decision(const json& block, const DecisionPlaces& at) {
   check_keys(block, at);
   DecisionSpec s;
-  s.job_length_s = duration_s(require(block, "job_length", "", at), "job_length", at);
-  if (s.job_length_s <= 0) throw InputError(fmt::format("{}: must be > 0", at.value("job_length")));
-  s.gpus_per_job = positive_int(number(require(block, "gpus_per_job", "", at), "gpus_per_job", at), at.value("gpus_per_job"));
+  s.job_length_s = duration_s(require(block, kJobLength, "", at), kJobLength, at);
+  if (s.job_length_s <= 0) throw InputError(fmt::format("{}: must be > 0", at.value(kJobLength)));
+  s.gpus_per_job = positive_int(number(require(block, kGpusPerJob, "", at), kGpusPerJob, at), at.value(kGpusPerJob));
   read_queue(block, at, s);
   read_optional_keys(block, at, s);
   return s;
@@ -177,6 +181,18 @@ DecisionSpec parse_decision_yaml(const YAML::Node& block, const std::string& fil
   if (auto p = hostpipe::yaml_document_problem(block))
     throw InputError(fmt::format("{}:{}: decision{}: {}", file, p->line, p->path.empty() ? "" : "." + p->path, p->what));
   return parse_decision_yaml(detail::yaml_to_located_json(block), file);
+}
+
+json decision_to_json(const DecisionSpec& spec) {
+  json queue = json::object();
+  for (Policy p : kPolicies) queue[std::string(policy_name(p))] = spec.queue_s[static_cast<std::size_t>(p)];
+  const double w = spec.objective.turnaround_weight;  // a weight as a string: parse_objective reads it exactly
+  json j = {{kJobLength, spec.job_length_s}, {kGpusPerJob, spec.gpus_per_job}, {kQueue, std::move(queue)},
+            {kObjective, w == 0.0 || w == 1.0 ? spec.objective.label : fmt::format("{}", w)}, {kAnyArm, spec.any_arm}};
+  if (spec.rate_per_gpu_hour) j[kRate] = *spec.rate_per_gpu_hour;
+  if (spec.p_remote_any) j[kPRemoteAny] = *spec.p_remote_any;
+  if (spec.p_local_prefer) j[kPLocalPrefer] = *spec.p_local_prefer;
+  return j;
 }
 
 }  // namespace placebench::harness::decisions

@@ -9,7 +9,7 @@
 
 #include "placebench/harness/errors.h"
 #include "placebench/harness/evidence.h"
-#include "placebench/harness/input_file.h"
+#include "placebench/harness/input_limits.h"
 #include "placebench/harness/collectives_driver/gang_report.h"
 #include "placebench/harness/results_json.h"
 

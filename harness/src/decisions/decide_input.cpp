@@ -1,5 +1,5 @@
-// Reading `decide` inputs: run directories (summary.json and the decision blocks of run.json's config,
-// through decision_spec.h's one parser).
+// Reading `decide` inputs: run directories (summary.json, and the decision blocks of run.json's config
+// copy, typed by its one reader: ClassConfig::decision).
 #include "placebench/harness/decisions/decide_input.h"
 
 #include <fmt/format.h>
@@ -49,12 +49,9 @@ ClassInput make_class_input(const std::string& name, const DecisionSpec& spec, c
 namespace {
 
 // The decision block of a class in the run's config copy (run.json), or null.
-const json* decision_block(const ExperimentConfig& config, const std::string& name, std::string& where) {
-  for (std::size_t k = 0; k < config.classes.size(); ++k)
-    if (config.classes[k].name == name && !config.classes[k].decision.is_null()) {
-      where = fmt::format("config.classes[{}].decision", k);
-      return &config.classes[k].decision;
-    }
+const DecisionSpec* decision_of(const ExperimentConfig& config, const std::string& name) {
+  for (const ClassConfig& k : config.classes)
+    if (k.name == name && k.decision) return &*k.decision;
   return nullptr;
 }
 
@@ -108,18 +105,17 @@ DecideReport decide_run_directory(const std::string& dir, const DecideOverrides&
   DecideReport report;
   report.source = dir;
   for (const ClassAnalysis& c : summary.classes) {
-    std::string dw, why;
-    const json* decision = decision_block(*rd.config(), c.name, dw);
-    if (!decision) {
+    std::string why;
+    const DecisionSpec* spec = decision_of(*rd.config(), c.name);
+    if (!spec) {
       report.classes.push_back(undecidable_class(
           c.name, fmt::format("{} has no decision block for it under config.classes; add decision: {{job_length, "
                               "gpus_per_job, queue: {{strict, prefer, any}}, objective}} to the class's config",
                               rw)));
       continue;
     }
-    DecisionSpec spec = parse_decision_json(*decision, rw + ": " + dw);
-    std::optional<RemoteRatio> r = remote_ratio(c, overrides.any_arm.value_or(spec.any_arm), dir, why);
-    report.classes.push_back(r ? decide_class(make_class_input(c.name, spec, *r, overrides))
+    std::optional<RemoteRatio> r = remote_ratio(c, overrides.any_arm.value_or(spec->any_arm), dir, why);
+    report.classes.push_back(r ? decide_class(make_class_input(c.name, *spec, *r, overrides))
                                : undecidable_class(c.name, why));
   }
   return report;

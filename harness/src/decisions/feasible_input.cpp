@@ -8,7 +8,7 @@
 
 #include "placebench/harness/decisions/feasible.h"
 #include "placebench/harness/errors.h"
-#include "placebench/harness/input_file.h"
+#include "placebench/harness/input_limits.h"
 #include "placebench/harness/yaml_check.h"
 #include "placebench/hostpipe/cpulist.h"
 

@@ -8,7 +8,7 @@
 
 #include "placebench/harness/decisions/queue_replay.h"
 #include "placebench/harness/errors.h"
-#include "placebench/harness/input_file.h"
+#include "placebench/harness/input_limits.h"
 #include "placebench/harness/units.h"
 
 namespace placebench::harness::decisions {

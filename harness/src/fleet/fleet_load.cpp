@@ -74,11 +74,9 @@ std::string text_field(const json& run, const char* key) {
 
 // The GPU a class ran on, as a label: its `gpu`, GPU 0 when the node has GPUs and the class names no
 // device NUMA node (the runner's default), else "none" (the host backend's device NUMA node).
-std::string gpu_label(const ClassConfig& cls, const json& topology) {
+std::string gpu_label(const ClassConfig& cls, const std::optional<Inventory>& topology) {
   if (cls.gpu) return std::to_string(*cls.gpu);
-  auto gpus = topology.is_object() ? topology.find("gpus") : topology.end();
-  bool has_gpus = gpus != topology.end() && gpus->is_array() && !gpus->empty();
-  return !cls.device_numa && has_gpus ? "0" : "none";
+  return !cls.device_numa && topology && !topology->gpus.empty() ? "0" : "none";
 }
 
 // run.json's start_time: an RFC 3339 time when present ("9999-zz" would sort as the newest run).
@@ -135,9 +133,9 @@ NodeRun read_node(const std::string& dir, bool keep_evidence) {
   check_summary_against_trials(*rd.config(), ev, summary, dir, node);
   node.complete = summary.complete;
   node.classes = std::move(summary.classes);
-  const json topology = run.value("topology", json());
-  if (topology.is_object())  // every value checked as topo --expect checks it (inventory_read.h)
-    inventory_from_json(topology, dir + "/run.json: topology", "restore run.json from the node, or remove this run");
+  std::optional<Inventory> topology;  // read as topo --expect reads it (inventory_read.h), every value checked
+  if (auto t = run.find("topology"); t != run.end() && t->is_object())
+    topology = inventory_from_json(*t, dir + "/run.json: topology", "restore run.json from the node, or remove this run");
   for (const ClassAnalysis& c : node.classes) {
     auto cls = std::find_if(rd.config()->classes.begin(), rd.config()->classes.end(),
                             [&](const ClassConfig& k) { return k.name == c.name; });
@@ -149,7 +147,7 @@ NodeRun read_node(const std::string& dir, bool keep_evidence) {
     auto d = t.line.find("duration_s");
     if (d != t.line.end() && d->is_number()) node.duration_s += d->get<double>();
   }
-  if (!topology.is_object()) node.notes.push_back("run.json has no topology: the topology comparison leaves this node out");
+  if (!topology) node.notes.push_back("run.json has no topology: the topology comparison leaves this node out");
   if (!node.complete) node.notes.push_back("the run is not complete (complete: false): its CIs are wider");
   node.notes.insert(node.notes.end(), ev.warnings.begin(), ev.warnings.end());
   if (keep_evidence) node.evidence = std::move(ev);

@@ -11,8 +11,6 @@
 
 namespace placebench::harness::fleet {
 
-using nlohmann::json;
-
 std::vector<std::optional<double>> leave_one_out_medians(const std::vector<double>& values) {
   std::vector<std::optional<double>> out(values.size());
   if (values.size() < 2) return out;
@@ -73,25 +71,10 @@ void judge_against_fleet(NodeMetric& m, bool throughput, double tolerance_pct) {
 
 namespace {
 
-std::string text_or(const json& obj, const char* key, const std::string& fallback = "?") {
-  auto it = obj.is_object() ? obj.find(key) : obj.end();
-  if (it == obj.end()) return fallback;
-  if (it->is_string()) return it->get<std::string>();
-  if (it->is_number_integer()) return std::to_string(it->get<long long>());
-  if (it->is_null()) return "-";
-  return fallback;
-}
+std::string node_text(int node) { return node < 0 ? "-" : std::to_string(node); }
 
-const json& list_of(const json& obj, const char* key) {
-  static const json empty = json::array();
-  auto it = obj.is_object() ? obj.find(key) : obj.end();
-  return it != obj.end() && it->is_array() ? *it : empty;
-}
-
-// "k:v,k:v" of a list's entries, sorted by key (NICs by name, GPUs by index as a number).
-std::string map_print(const json& list, const char* key, const char* value, bool numeric_key) {
-  std::vector<std::pair<std::string, std::string>> entries;
-  for (const auto& e : list) entries.emplace_back(text_or(e, key), text_or(e, value));
+// "k:v,k:v" of (key, value) pairs, sorted by key (NICs by name, GPUs by index as a number).
+std::string map_print(std::vector<std::pair<std::string, std::string>> entries, bool numeric_key) {
   std::sort(entries.begin(), entries.end(), [numeric_key](const auto& x, const auto& y) {
     if (numeric_key && x.first.size() != y.first.size()) return x.first.size() < y.first.size();
     return x < y;
@@ -101,9 +84,9 @@ std::string map_print(const json& list, const char* key, const char* value, bool
   return out.empty() ? "none" : out;
 }
 
-std::string models_print(const json& gpus) {
+std::string models_print(const std::vector<GpuInfo>& gpus) {
   std::map<std::string, int> count;
-  for (const auto& g : gpus) ++count[text_or(g, "name")];
+  for (const GpuInfo& g : gpus) ++count[g.name];
   std::string out;
   for (const auto& [name, n] : count) out += fmt::format("{}{}x {}", out.empty() ? "" : ", ", n, name);
   return out.empty() ? "none" : out;
@@ -111,19 +94,21 @@ std::string models_print(const json& gpus) {
 
 }  // namespace
 
-TopologyPrint topology_print(const json& topo) {
+TopologyPrint topology_print(const std::optional<Inventory>& topo) {
   TopologyPrint p;
-  if (!topo.is_object()) {  // no topology recorded: every field unknown, not "none" or "0"
+  if (!topo) {  // no topology recorded: every field unknown, not "none" or "0"
     for (const char* name : {"gpus", "gpu_numa", "nic_numa", "numa_nodes", "cores", "pus"}) p.fields.emplace_back(name, kUnknownValue);
     return p;
   }
-  const json& gpus = list_of(topo, "gpus");
-  p.fields = {{"gpus", models_print(gpus)},
-              {"gpu_numa", map_print(gpus, "index", "numa_node", true)},
-              {"nic_numa", map_print(list_of(topo, "nics"), "name", "numa_node", false)},
-              {"numa_nodes", std::to_string(list_of(topo, "numa_nodes").size())},
-              {"cores", text_or(topo, "cores")},
-              {"pus", text_or(topo, "pus")}};
+  std::vector<std::pair<std::string, std::string>> gpu_numa, nic_numa;
+  for (const GpuInfo& g : topo->gpus) gpu_numa.emplace_back(std::to_string(g.index), node_text(g.numa_node));
+  for (const NicInfo& n : topo->nics) nic_numa.emplace_back(n.name, node_text(n.numa_node));
+  p.fields = {{"gpus", models_print(topo->gpus)},
+              {"gpu_numa", map_print(std::move(gpu_numa), true)},
+              {"nic_numa", map_print(std::move(nic_numa), false)},
+              {"numa_nodes", std::to_string(topo->numa_nodes.size())},
+              {"cores", std::to_string(topo->cores)},
+              {"pus", std::to_string(topo->pus)}};
   return p;
 }
 

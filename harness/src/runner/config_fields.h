@@ -20,7 +20,7 @@
 //   arm_list(key, arms, baseline)      arms other than the baseline; [remote] when none is given
 //   workload(key, w, need)             a workload: staging_fields, or the type's parameters (params_of)
 //   contention(key, spec)              a --contention spec string, or null
-//   decision(key, block)               a decision block for `decide` (decision_spec.h checks it)
+//   decision(key, spec)                a decision block for `decide`, or none (decision_spec.h: parser, writer)
 //   retired(key, why)                  a key no longer read: refused with why (YAML), ignored (JSON)
 //   rule(ok, key, problem)             a rule between fields: refused at `key` when !ok
 #pragma once

@@ -144,7 +144,9 @@ class JsonWriter {
     sub.put("params", w.params);
   }
   void contention(const char* key, const json& v) { put(key, v); }
-  void decision(const char* key, const json& v) { put(key, v); }
+  void decision(const char* key, const std::optional<decisions::DecisionSpec>& v) {
+    put(key, v ? decisions::decision_to_json(*v) : json(nullptr));
+  }
   void retired(const char*, const char*) {}
   void rule(bool, const char*, const char*) {}
 
@@ -195,9 +197,12 @@ class JsonFields {
     c_.optional(obj_, key, [&] { c_.text(obj_, where_, key); });
     v = obj_.value(key, json());
   }
-  void decision(const char* key, json& v) {
-    c_.optional(obj_, key, [&] { c_.object(obj_, where_, key); });  // `decide` checks its keys
-    v = obj_.value(key, json());
+  // An object, then its keys through the block's one parser: "PLACE: config.classes[0].decision.KEY: ...".
+  void decision(const char* key, std::optional<decisions::DecisionSpec>& v) {
+    v.reset();
+    c_.optional(obj_, key, [&] {
+      v = decisions::parse_decision_json(c_.object(obj_, where_, key), c_.place() + ": " + Checker::join(where_, key));
+    });
   }
   void retired(const char*, const char*) {}
   void rule(bool ok, const char* key, const char* problem) {

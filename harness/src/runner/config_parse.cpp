@@ -9,7 +9,7 @@
 #include "config_fields.h"
 #include "placebench/harness/decision_spec/decision_spec.h"
 #include "placebench/harness/errors.h"
-#include "placebench/harness/input_file.h"
+#include "placebench/harness/input_limits.h"
 #include "placebench/harness/runner/config.h"
 #include "placebench/harness/units.h"
 #include "placebench/harness/yaml_check.h"
@@ -109,7 +109,7 @@ class YamlFields {
   void arm_list(const char* key, std::vector<Arm>& v, const Arm& baseline);
   void workload(const char* key, WorkloadSpec& w, Need need);
   void contention(const char* key, nlohmann::json& v);
-  void decision(const char* key, nlohmann::json& v);
+  void decision(const char* key, std::optional<decisions::DecisionSpec>& v);
   void retired(const char* key, const char* why) {
     if (has(key)) c_.fail(at(key), path(key), why);
   }
@@ -239,12 +239,10 @@ void YamlFields::contention(const char* key, nlohmann::json& v) {
   v = spec.as<std::string>();
 }
 
-// Kept as the JSON `decide` reads from run.json, and checked as it will read it, at this file's lines.
-void YamlFields::decision(const char* key, nlohmann::json& v) {
+// Parsed by the one parser run.json's copy goes through, at this file's lines, and kept typed.
+void YamlFields::decision(const char* key, std::optional<decisions::DecisionSpec>& v) {
   if (!has(key)) return;
-  detail::LocatedJson block = detail::yaml_to_located_json(at(key));
-  decisions::parse_decision_yaml(block, c_.file);
-  v = std::move(block.value);
+  v = decisions::parse_decision_yaml(detail::yaml_to_located_json(at(key)), c_.file);
 }
 
 // A pipeline class checked as its trials will be (validate_pipeline_config on the PipelineConfig they

@@ -30,6 +30,7 @@ class Checker {
   void expect(bool ok, const std::string& key, const std::string& what, const nlohmann::json& got) const;
   static std::string join(const std::string& where, const std::string& key) { return where.empty() ? key : where + "." + key; }
   static std::string item(const std::string& where, std::size_t i);
+  const std::string& place() const { return place_; }
 
   const nlohmann::json& at(const nlohmann::json& obj, const std::string& where, const std::string& key) const;
   const nlohmann::json& object(const nlohmann::json& obj, const std::string& where, const std::string& key) const;

@@ -14,7 +14,7 @@
 #include "placebench/harness/atomic_file.h"
 #include "placebench/harness/errors.h"
 #include "placebench/harness/evidence.h"
-#include "placebench/harness/input_file.h"
+#include "placebench/harness/input_limits.h"
 #include "results_checks.h"
 
 namespace placebench::harness {

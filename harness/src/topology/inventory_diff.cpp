@@ -1,5 +1,5 @@
-// Comparing an inventory with the expected one (see inventory_diff.h). The JSON reader
-// (inventory_read.cpp) accepts what inventory_to_json writes (docs/cli.md, topo --json) and nothing else.
+// Comparing an inventory with the expected one (see inventory_diff.h), on the typed Inventory: a topo
+// --json file is read by its one reader (inventory_read.h, in inventory_json.cpp).
 #include "placebench/harness/topology/inventory_diff.h"
 
 #include <filesystem>
@@ -8,7 +8,7 @@
 
 #include "placebench/harness/errors.h"
 #include "placebench/harness/evidence.h"
-#include "placebench/harness/input_file.h"
+#include "placebench/harness/input_limits.h"
 #include "placebench/harness/topology/inventory_read.h"
 #include "placebench/harness/terminal_text.h"
 #include "placebench/hostpipe/cpulist.h"

@@ -1,8 +1,8 @@
 // Reading an input file with bounds, for every reader in hostpipe and harness (configs, includes,
 // references, inventories, results, kubelet settings): a FIFO cannot block the read, /dev/zero cannot
 // exhaust memory, and what was read can be checked for UTF-8 and, for YAML, for its alias-expanded size.
-// No exceptions here: hostpipe records a problem in the run context, harness turns it into an InputError
-// (harness/input_file.h).
+// The one mechanism; no exceptions here: hostpipe records a problem in the run context, harness turns it
+// into an InputError (read_input_file, harness/input_limits.h, with each format's size limit).
 #pragma once
 #include <yaml-cpp/yaml.h>
 

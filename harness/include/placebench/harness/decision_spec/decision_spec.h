@@ -1,15 +1,19 @@
-// A workload class's `decision` block, typed, and its one parser: below the runner, which checks a
-// config's block at load, and `decide`, which reads the copy in run.json (decisions/decide_input.h).
+// A workload class's `decision` block, typed, with its one parser and its writer: below the runner, which
+// parses a config's block at load and keeps it typed (ClassConfig::decision), writes run.json's copy from
+// it and reads the copy back through the same parser; `decide` takes the typed spec from the config.
 #pragma once
-#include <yaml-cpp/yaml.h>
-
 #include <array>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
 
-#include "placebench/harness/yaml_check.h"
+namespace YAML {
+class Node;
+}
+namespace placebench::harness::detail {
+struct LocatedJson;  // yaml_check.h
+}
 
 namespace placebench::harness::decisions {
 
@@ -49,5 +53,9 @@ DecisionSpec parse_decision_json(const nlohmann::json& block, const std::string&
 // A config's block (detail::yaml_to_located_json): messages name file:line and the key ("decision.queue").
 DecisionSpec parse_decision_yaml(const detail::LocatedJson& block, const std::string& file);
 DecisionSpec parse_decision_yaml(const YAML::Node& block, const std::string& file);
+
+// run.json's copy of the block: every key, defaults filled in, durations in seconds (as the rest of the
+// config copy), the objective by its name or its weight; parse_decision_json gives the same spec back.
+nlohmann::json decision_to_json(const DecisionSpec& spec);
 
 }  // namespace placebench::harness::decisions

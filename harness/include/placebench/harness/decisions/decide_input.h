@@ -1,5 +1,5 @@
 // Inputs of `placebench decide`: a run directory's summary.json + run.json turned into per-class decisions
-// (the `decision` block itself is read by decision_spec.h, below the runner, which checks it at config load).
+// (the `decision` block itself is typed at config load by decision_spec.h, below the runner: ClassConfig::decision).
 #pragma once
 #include <optional>
 #include <string>

@@ -17,6 +17,7 @@
 #include "placebench/harness/check/evaluate.h"
 #include "placebench/harness/check/reference.h"
 #include "placebench/harness/runner/analysis.h"
+#include "placebench/harness/topology/inventory.h"
 #include "placebench/stats/quantile.h"
 
 namespace placebench::harness::fleet {
@@ -150,9 +151,9 @@ std::vector<std::optional<double>> leave_one_out_medians(const std::vector<doubl
 void judge_against_fleet(NodeMetric& m, bool throughput, double tolerance_pct);
 
 inline constexpr const char* kUnknownValue = "?";
-// The topology print of run.json's topology object (missing or malformed parts print as "?"; with no
-// topology object, every field).
-TopologyPrint topology_print(const nlohmann::json& topology);
+// The topology print of run.json's topology, as its one reader gives it (inventory_read.h); with no
+// topology, every field is "?".
+TopologyPrint topology_print(const std::optional<Inventory>& topology);
 // Per field, the value most of the nodes that know it hold (a strict plurality; a tie gives "" and names
 // every such node) and the nodes that differ. A node whose value is "?" is neither counted nor named.
 std::vector<TopologyField> compare_topologies(const std::vector<std::pair<std::string, TopologyPrint>>& prints);

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "placebench/harness/decision_spec/decision_spec.h"
 #include "placebench/harness/placement/arm.h"
 #include "placebench/harness/workloads/pipeline.h"
 #include "placebench/harness/workloads/staging.h"
@@ -56,7 +57,7 @@ struct ClassConfig {
   bool allow_degenerate = false;
   double margin_pct = 2.0;          // |difference| below this is "equivalent"
   Statistic statistic = Statistic::kMedian;
-  nlohmann::json decision;          // job length, GPUs per job, queue times, objective, rate (for `decide`)
+  std::optional<decisions::DecisionSpec> decision;  // the `decision` block, parsed at load (for `decide`)
   std::vector<Arm> arms() const;    // baseline first, then compare
   // The placement request every trial of this class plans with (device, remote node, CPUs per worker,
   // degenerate arms, and the workers its workload needs: 2 for bidir staging, the pipeline's workers).

@@ -1,6 +1,7 @@
 // Reading an inventory back from `placebench topo --json` (inventory_to_json's format), as `topo --expect`
 // and `fleet` (run.json's topology) take it: every count, index and NUMA node checked, every cpulist
-// parsed, PCI bus ids in hwloc's spelling.
+// parsed, PCI bus ids in hwloc's spelling. The one reader of that format, beside its writer
+// (inventory_json.cpp, each key spelled once); its users work on the Inventory, never on the JSON.
 #pragma once
 #include <nlohmann/json.hpp>
 #include <string>

@@ -1,5 +1,5 @@
-// Input files through hostpipe's bounded reader, as InputErrors (see input_file.h).
-#include "placebench/harness/input_file.h"
+// Input files through hostpipe's bounded reader, as InputErrors (see input_limits.h).
+#include "placebench/harness/input_limits.h"
 
 #include <utility>
 

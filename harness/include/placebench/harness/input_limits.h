@@ -1,7 +1,8 @@
-// The one way harness reads an input file (configs, includes, decision blocks' configs, references,
-// inventories, job contracts, results, gang results, number files): regular files only, never blocking
-// on a FIFO, at most a documented size (docs/methodology.md, "Input files"). Bad input is an InputError
-// "PATH: <what>; <fix>".
+// Harness's input files: the size each kind may have (policy; docs/methodology.md, "Input files") and
+// read_input_file, hostpipe's bounded reader (hostpipe/input_file.h: regular files only, never blocking
+// on a FIFO; the one mechanism) with its refusal as an InputError "PATH: <what>; <fix>". Every harness
+// reader of a file (configs, includes, references, inventories, job contracts, results, gang results,
+// number files) goes through it.
 #pragma once
 #include <cstdint>
 #include <string>
