@@ -174,6 +174,21 @@ TEST(QueueDecide, ReadsEachPolicysQueueTime) {
   EXPECT_THROW(queue_times_from_replay(damaged, "replay.json", "", true, GpuChoice::kBinpack, "mean"), InputError);
 }
 
+// The typed reader walks the writer's field tables: what it reads back is written again byte for byte.
+TEST(QueueJson, ReadBackIsWrittenAgainUnchanged) {
+  QueueReplay r = replay_queue(article_cluster(true), parse_job_mix(kPairs, "pairs.yaml"), all_combinations());
+  const nlohmann::json j = queue_replay_to_json(r);
+  EXPECT_EQ(queue_replay_to_json(queue_replay_from_json(j, "replay.json")).dump(), j.dump());
+  nlohmann::json damaged = j;
+  damaged["mix"]["seed"] = -1;
+  try {
+    queue_replay_from_json(damaged, "replay.json");
+    ADD_FAILURE() << "accepted a negative seed";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()), "replay.json: mix.seed: expected an integer; write it again with `placebench queue --json`");
+  }
+}
+
 namespace {
 
 // Workers of 4 GPUs: no NUMA node of the article's cluster has 4, so strict never starts one; prefer and

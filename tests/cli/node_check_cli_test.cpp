@@ -56,6 +56,23 @@ TEST(NodeCheckCli, MissingFiguresAndFailedStepsFail) {
   EXPECT_NE(r.out.find("a step of the node check failed"), std::string::npos) << r.out;
 }
 
+// The summary's typed reader (node_check_summary.cpp): a key of the wrong type or another schema version is
+// exit 2, one line naming the file and the key (before: read as a missing figure, or nlohmann's text).
+TEST(NodeCheckCli, DamagedSummaryKeysAreExitTwoNamingTheKey) {
+  std::string d = ::testing::TempDir() + "/pb-node-check-damaged";
+  std::filesystem::create_directories(d);
+  std::ofstream(d + "/summary.json") << R"({"kind": "gpu-node-check", "schema_version": 1,
+    "gpus": {"0": {"staging": {"h2d_pinned": {"local": {"gbps_median": "fast"}}}}}})";
+  auto r = check(d, node_ref("h200"));
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find("summary.json: gpus.0.staging.h2d_pinned.local.gbps_median: expected a number or null"),
+            std::string::npos) << r.err;
+  std::ofstream(d + "/summary.json") << R"({"kind": "gpu-node-check", "schema_version": 2})";
+  r = check(d, node_ref("h200"));
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find("summary.json: schema_version: 2 is not 1"), std::string::npos) << r.err;
+}
+
 TEST(NodeCheckCli, RunAndNodeReferencesAreNotMixedUp) {
   auto r = check(src("tests/fixtures/results/tiny-run"), node_ref("h100"));
   EXPECT_EQ(r.exit_code, 2) << r.out << r.err;

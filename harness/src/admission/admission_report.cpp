@@ -1,4 +1,4 @@
-// Printers of `placebench admission`: the console table and the JSON (fields in docs/admission.md).
+// The console table of `placebench admission` (its JSON: admission_json.cpp).
 #include <fmt/format.h>
 
 #include "placebench/harness/admission/admission.h"
@@ -7,11 +7,6 @@
 namespace placebench::harness::admission {
 namespace {
 
-using nlohmann::json;
-
-json when(const Time& t) { return t ? json(format_rfc3339(*t)) : json(nullptr); }
-json span(const Time& a, const Time& b) { return a && b ? json(*b - *a) : json(nullptr); }
-
 // "+12m00s" after the job's first creation, "-" when not observed.
 std::string offset(const Time& t, const Time& zero) {
   if (!t || !zero) return "-";
@@ -19,118 +14,6 @@ std::string offset(const Time& t, const Time& zero) {
   long long whole = static_cast<long long>(s >= 0 ? s + 0.5 : s - 0.5);
   if (std::abs(whole) < 60) return fmt::format("+{}s", whole);
   return fmt::format("+{}m{:02}s", whole / 60, std::abs(whole % 60));
-}
-
-json pod_json(const PodTimeline& p) {
-  const PodRecord& r = p.pod;
-  json j{{"name", r.name},          {"uid", r.uid},
-         {"node", r.node},          {"phase", r.phase},
-         {"gpus", r.gpus},          {"gpumem_mib", r.gpumem_mib},
-         {"gpumem_pct", r.gpumem_pct}, {"gpucores_pct", r.gpucores_pct},
-         {"created", when(r.created)}, {"scheduled", when(r.scheduled)},
-         {"initialized", when(r.initialized)}, {"containers_ready", when(r.containers_ready)},
-         {"ready", when(r.ready)},  {"started", when(r.started)},
-         {"deleted", when(r.deleted)}, {"gone", when(r.gone)},
-         {"failed", when(r.failed)}, {"failed_reason", r.failed_reason},
-         {"restarts", r.restarts},  {"waiting_reasons", r.waiting_reasons},
-         {"rank", p.rank ? json(*p.rank) : json(nullptr)},
-         {"rank_ready", when(p.rank_ready)}, {"rank_joined", when(p.rank_joined)}, {"first_step", when(p.first_step)}};
-  return j;
-}
-
-json allocations_json(const std::vector<Allocation>& list) {
-  json out = json::array();
-  for (const auto& a : list)
-    out.push_back({{"pod", a.pod}, {"gpus", a.gpus}, {"from", format_rfc3339(a.from)}, {"until", format_rfc3339(a.until)}, {"gpu_s", a.gpu_s()}});
-  return out;
-}
-
-json stages_json(const std::vector<Stage>& list) {
-  json out = json::array();
-  for (const auto& s : list)
-    out.push_back({{"name", s.name}, {"from", format_rfc3339(s.from)}, {"until", format_rfc3339(s.until)}, {"seconds", s.until - s.from},
-                   {"finished", s.finished}});
-  return out;
-}
-
-json changes_json(const std::vector<PhaseChange>& list, const char* what) {
-  json out = json::array();
-  for (const auto& ph : list) out.push_back({{"time", format_rfc3339(ph.time)}, {what, ph.phase}, {"source", ph.source}});
-  return out;
-}
-
-json attempt_json(const JobTimeline& job, const Attempt& a, double until) {
-  json pods = json::array(), carried = json::array();
-  for (std::size_t i : a.pods) pods.push_back(job.pods[i].pod.name);
-  for (std::size_t i : a.carried_in) carried.push_back(job.pods[i].pod.name);
-  return {{"attempt", a.number},
-          {"start", format_rfc3339(a.start)},
-          {"pods", pods},
-          {"carried_from_previous", carried},
-          {"min_gang_at", when(a.min_gang_at)},
-          {"full_gang_at", when(a.full_gang_at)},
-          {"all_ready_at", when(a.all_ready_at)},
-          {"first_step_at", when(a.first_step_at)},
-          {"time_to_full_gang_s", a.full_gang_at ? json(*a.full_gang_at - a.start) : json(nullptr)},
-          {"failure_at", when(a.failure_at)},
-          {"failure_reason", a.failure_reason},
-          {"cleanup_done_at", when(a.cleanup_done_at)},
-          {"cleanup_s", span(a.failure_at, a.cleanup_done_at)},
-          {"recovered_at", when(a.recovered_at)},
-          {"waiting_allocations", allocations_json(a.waiting)},
-          {"held_after_failure", allocations_json(a.held_after_failure)},
-          {"stranded_gpu_s", a.stranded_gpu_s},
-          {"idle_before_ready_gpu_s", a.idle_before_ready_gpu_s},
-          {"stages", stages_json(a.stages)},
-          {"delay_stage", a.delay_stage},
-          {"bound_at_end", a.bound_at_end},
-          {"pending", a.pending},
-          {"pending_age_s", a.pending ? json(until - a.start) : json(nullptr)}};
-}
-
-json job_json(const JobTimeline& job, double until) {
-  json pods = json::array(), events = json::array(), attempts = json::array();
-  for (const auto& p : job.pods) pods.push_back(pod_json(p));
-  for (const auto& e : job.events)
-    events.push_back({{"first", format_rfc3339(e.first)}, {"last", format_rfc3339(e.last)}, {"count", e.count}, {"kind", e.kind},
-                      {"object", e.object}, {"type", e.type}, {"reason", e.reason}, {"message", e.message}});
-  for (const auto& a : job.attempts) attempts.push_back(attempt_json(job, a, until));
-  return {{"namespace", job.ns},
-          {"group", job.group},
-          {"scheduler", job.scheduler},
-          {"min_member", job.min_member},
-          {"min_member_source", job.min_member_source},
-          {"pod_count", job.pod_count},
-          {"pod_count_source", job.pod_count_source},
-          {"min_below_pod_count", job.min_member < job.pod_count},
-          {"workload", job.workload.empty() ? json(nullptr) : json(job.workload)},
-          {"workload_conditions", changes_json(job.workload_conditions, "condition")},
-          {"first_created", when(job.first_created)},
-          {"min_gang_at", when(job.min_gang_at)},
-          {"full_gang_at", when(job.full_gang_at)},
-          {"all_ready_at", when(job.all_ready_at)},
-          {"first_step_at", when(job.first_step_at)},
-          {"time_to_min_gang_s", span(job.first_created, job.min_gang_at)},
-          {"time_to_full_gang_s", span(job.first_created, job.full_gang_at)},
-          {"time_to_all_ready_s", span(job.first_created, job.all_ready_at)},
-          {"time_to_first_step_s", span(job.first_created, job.first_step_at)},
-          {"waiting_allocations", allocations_json(job.waiting)},
-          {"held_after_failure", allocations_json(job.held_after_failure)},
-          {"stranded_gpu_s", job.stranded_gpu_s},
-          {"idle_before_ready_gpu_s", job.idle_before_ready_gpu_s},
-          {"failure_at", when(job.failure_at)},
-          {"failure_reason", job.failure_reason},
-          {"cleanup_done_at", when(job.cleanup_done_at)},
-          {"cleanup_s", span(job.failure_at, job.cleanup_done_at)},
-          {"retries", {{"restarts", job.restarts}, {"recreated_pods", job.recreated}}},
-          {"stages", stages_json(job.stages)},
-          {"delay_stage", job.delay_stage},
-          {"attempts", attempts},
-          {"warnings", job.warnings},
-          {"failed_scheduling_reasons", job.failed_scheduling_reasons},
-          {"podgroup_phases", changes_json(job.podgroup_phases, "phase")},
-          {"events", events},
-          {"pods", pods}};
 }
 
 // One attempt's figures in the table, offsets after the job's first creation.
@@ -158,19 +41,6 @@ std::string attempt_table(const Attempt& a, const JobTimeline& job, const Time& 
 }
 
 }  // namespace
-
-json admission_to_json(const AdmissionReport& report) {
-  json snaps = json::array(), jobs = json::array();
-  for (const auto& s : report.snapshots) snaps.push_back({{"time", format_rfc3339(s.time)}, {"files", s.files}});
-  for (const auto& j : report.jobs) jobs.push_back(job_json(j, report.observed_until));
-  return {{"schema_version", kAdmissionSchemaVersion},
-          {"kind", "admission"},
-          {"snapshots", snaps},
-          {"observed_until", format_rfc3339(report.observed_until)},
-          {"gang_file", report.gang_file.empty() ? json(nullptr) : json(report.gang_file)},
-          {"warnings", report.warnings},
-          {"jobs", jobs}};
-}
 
 std::string render_admission_table(const AdmissionReport& report) {
   std::string out = fmt::format("admission: {} snapshot(s), observed until {}\n", report.snapshots.size(), format_rfc3339(report.observed_until));

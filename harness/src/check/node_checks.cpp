@@ -1,6 +1,7 @@
 // `placebench check` against a GPU node check (scripts/gpu-node-check.sh): its summary.json's figures
 // (per-GPU pinned staging medians at the largest size, local arm; the NCCL all-reduce busbw at the
-// largest size) against the reference file's node_checks: minimums (see evaluate.h, reference.h).
+// largest size) against the reference file's node_checks: minimums (see evaluate.h, reference.h). The
+// summary is read through its typed reader (node_check_summary.h).
 #include <fmt/format.h>
 
 #include <filesystem>
@@ -9,36 +10,30 @@
 #include "placebench/harness/check/evaluate.h"
 #include "placebench/harness/errors.h"
 #include "placebench/harness/input_limits.h"
+#include "placebench/harness/results_json.h"
 
 namespace placebench::harness::check {
 namespace {
 
 using nlohmann::json;
 
-constexpr const char* kNodeCheckKind = "gpu-node-check";
-
 struct Figure {
   std::string where;  // "gpu0", or "node" for the all-reduce
   std::optional<double> value;
 };
 
-std::optional<double> number_at(const json& obj, std::initializer_list<const char*> path) {
-  const json* at = &obj;
-  for (const char* key : path) {
-    if (!at->is_object() || !at->contains(key)) return std::nullopt;
-    at = &(*at)[key];
-  }
-  return at->is_number() ? std::optional<double>(at->get<double>()) : std::nullopt;
-}
-
-std::vector<Figure> figures(const json& summary, const std::string& metric) {
-  if (metric == "nccl_allreduce_busbw_gbps") return {{"node", number_at(summary, {"collective", "busbw_gbps"})}};
+std::vector<Figure> figures(const NodeCheckSummary& summary, const std::string& metric) {
+  if (metric == "nccl_allreduce_busbw_gbps")
+    return {{"node", summary.collective ? summary.collective->busbw_gbps : std::nullopt}};
   const char* direction = metric == "staging_h2d_pinned_gbps" ? "h2d_pinned" : "d2h_pinned";
   std::vector<Figure> out;
-  const json gpus = summary.value("gpus", json::object());
-  if (gpus.is_object())
-    for (const auto& [gpu, fig] : gpus.items())
-      out.push_back({"gpu" + gpu, number_at(fig, {"staging", direction, "local", "gbps_median"})});
+  for (const auto& [gpu, fig] : summary.gpus) {
+    std::optional<double> value;
+    auto file = fig.staging.find(direction);
+    if (file != fig.staging.end())
+      if (auto arm = file->second.find("local"); arm != file->second.end()) value = arm->second.gbps_median;
+    out.push_back({"gpu" + gpu, value});
+  }
   if (out.empty()) out.push_back({"node", std::nullopt});  // no GPU measured: the check cannot pass
   return out;
 }
@@ -66,16 +61,13 @@ std::optional<RunEvidence> load_node_check_evidence(const std::string& dir) {
   std::error_code ec;
   std::string path = fs::is_directory(dir, ec) ? (fs::path(dir) / "summary.json").string() : dir;
   if (!fs::is_regular_file(path, ec) || fs::exists(fs::path(dir) / "run.json", ec)) return std::nullopt;
-  json summary;
-  try {
-    summary = json::parse(read_input_file(path, "give a run directory or a GPU node check's output directory", kMaxResultsBytes));
-  } catch (const json::exception& e) {
-    throw InputError(fmt::format("{}: not JSON ({}); rerun the GPU node check's summary step", path, e.what()));
-  }
-  if (!summary.is_object() || summary.value("kind", std::string()) != kNodeCheckKind) return std::nullopt;
+  const std::string text =
+      read_input_file(path, "give a run directory or a GPU node check's output directory", kMaxResultsBytes);
+  const json summary = parse_results_json(text, path, "rerun the GPU node check's summary step");
+  if (!looks_like_node_check(summary)) return std::nullopt;
   RunEvidence ev;
   ev.dir = dir;
-  ev.summary = std::move(summary);
+  ev.node_summary = node_check_from_json(summary, path);
   ev.node_check = true;
   return ev;
 }
@@ -85,14 +77,14 @@ void evaluate_node_checks(const ReferenceFile& reference, const RunEvidence& run
     throw InputError(fmt::format("{}: is a GPU node check's summary and {} has no node_checks:; give a node reference "
                                  "(configs/references/h100.yaml, h200.yaml)", run.dir, reference.path));
   if (reference.require_complete) {
-    const json failed = run.summary.value("failed_steps", json::array());
-    bool ok = failed.is_array() && failed.empty();
+    const std::vector<std::string>& failed = run.node_summary.failed_steps;
+    bool ok = failed.empty();
     report.checks.push_back({"node check steps", "run", "", ok, "every step ok or skipped",
-                             ok ? "ok" : "failed: " + failed.dump(),
+                             ok ? "ok" : "failed: " + json(failed).dump(),
                              ok ? "" : "a step of the node check failed; see steps in summary.json", reference.path});
   }
   for (const NodeCheck& n : reference.node_checks)
-    for (const Figure& f : figures(run.summary, n.metric)) report.checks.push_back(evaluate_figure(n, f));
+    for (const Figure& f : figures(run.node_summary, n.metric)) report.checks.push_back(evaluate_figure(n, f));
 }
 
 }  // namespace placebench::harness::check

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <filesystem>
 
+#include "placebench/harness/admission/admission.h"
 #include "placebench/harness/errors.h"
 #include "placebench/harness/evidence.h"
 #include "placebench/harness/input_limits.h"
@@ -58,21 +59,12 @@ void read_jsonl(const fs::path& path, std::vector<GangIncident>& out, std::vecto
 // `placebench admission --json` (or its --out file): one incident per job, its stranded_gpu_s over every
 // attempt; the outcome says whether the gang was whole, is still pending, or failed.
 bool take_admission(const json& j, const std::string& where, std::vector<GangIncident>& out) {
-  if (!j.is_object() || !j.contains("kind") || j["kind"] != "admission") return false;
-  if (!j.contains("schema_version") || j["schema_version"] != 1 || !j.contains("jobs") || !j["jobs"].is_array())
-    throw InputError(fmt::format("{}: admission JSON needs schema_version 1 and jobs[]; write it again with `placebench admission "
-                                 "--json` of this version", where));
-  for (std::size_t i = 0; i < j["jobs"].size(); ++i) {
-    const json& job = j["jobs"][i];
-    if (!job.is_object() || !job.contains("namespace") || !job["namespace"].is_string() || !job.contains("group") || !job["group"].is_string())
-      throw InputError(fmt::format("{}: jobs[{}]: needs namespace and group; write it again with `placebench admission --json`", where, i));
-    const std::string name = fmt::format("{}: job {}/{}", where, job["namespace"].get<std::string>(), job["group"].get<std::string>());
-    if (!take_incident(job, name, out))
-      throw InputError(fmt::format("{}: no stranded_gpu_s; write it again with `placebench admission --json`", name));
-    bool pending = false;
-    if (job.contains("attempts") && job["attempts"].is_array())
-      for (const auto& a : job["attempts"]) pending = pending || (a.is_object() && a.contains("pending") && a["pending"] == true);
-    out.back().outcome = pending ? "pending" : !job.contains("failure_at") || job["failure_at"].is_null() ? "admitted" : "failed";
+  if (!admission::looks_like_admission_json(j)) return false;
+  for (const admission::JobTimeline& job : admission::admission_from_json(j, where).jobs) {
+    const std::string name = fmt::format("{}: job {}/{}", where, job.ns, job.group);
+    const double stranded = stranded_gpu_s_from_json(job.stranded_gpu_s, name);
+    const bool pending = std::any_of(job.attempts.begin(), job.attempts.end(), [](const auto& a) { return a.pending; });
+    out.push_back({name, stranded, pending ? "pending" : job.failure_at ? "failed" : "admitted"});
   }
   return true;
 }

@@ -228,6 +228,13 @@ nlohmann::json gates_to_json(const std::vector<GateFinding>& findings);
 std::string render_gates_table(const std::vector<GateFinding>& findings);
 
 std::string render_admission_table(const AdmissionReport& report);
-nlohmann::json admission_to_json(const AdmissionReport& report);  // without the evidence stamp
+// Admission JSON (admission_json.cpp: the job's, attempt's and pod's keys in field tables walked by both):
+// the writer, without the evidence stamp, and the typed reader (`cost --from`). The reader checks kind,
+// schema_version 1 and jobs[], then every key of each job's and each attempt's tables (times RFC 3339 or null)
+// and gives those fields; pods, events, allocations and stages stay empty. InputError "WHERE: jobs[I].KEY:
+// expected ...; write it again with `placebench admission --json`".
+nlohmann::json admission_to_json(const AdmissionReport& report);
+bool looks_like_admission_json(const nlohmann::json& j);  // an object of kind "admission"
+AdmissionReport admission_from_json(const nlohmann::json& j, const std::string& where);
 
 }  // namespace placebench::harness::admission

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "placebench/harness/check/node_check_summary.h"
 #include "placebench/harness/check/reference.h"
 #include "placebench/harness/runner/trial.h"
 
@@ -16,7 +17,8 @@ struct RunEvidence {
   nlohmann::json summary;
   std::vector<TrialRecord> trials;
   std::vector<std::string> warnings;  // e.g. a truncated last line of trials.jsonl
-  bool node_check = false;             // summary is a GPU node check's summary.json (no trials)
+  bool node_check = false;             // a GPU node check's summary.json (node_summary; no summary, no trials)
+  NodeCheckSummary node_summary;
 };
 
 struct CheckResult {

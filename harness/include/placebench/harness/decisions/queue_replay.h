@@ -92,7 +92,11 @@ double expected_fragment(const std::vector<double>& free_per_gpu, const std::vec
                          const std::vector<bool>& fits_other_dimensions);
 
 std::string render_queue_table(const QueueReplay& replay);
-nlohmann::json queue_replay_to_json(const QueueReplay& replay);  // without the evidence stamp
+// Queue JSON (queue_json.cpp: one field table per record, walked by both): the writer, without the evidence
+// stamp, and the typed reader. The reader checks kind, schema_version and every key of every record;
+// InputError "WHERE: PATH.KEY: expected ...; write it again with `placebench queue --json`".
+nlohmann::json queue_replay_to_json(const QueueReplay& replay);
+QueueReplay queue_replay_from_json(const nlohmann::json& replay, const std::string& where);
 
 // `decide --queue-from`: each policy's queue time for one class under one gang/choice setting, in seconds
 // (stat: mean, p50, p90 or p99); +infinity for a policy under which no job of the class started (that
