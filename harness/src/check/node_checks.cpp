@@ -75,7 +75,7 @@ std::optional<RunEvidence> load_node_check_evidence(const std::string& dir) {
   if (!summary.is_object() || summary.value("kind", std::string()) != kNodeCheckKind) return std::nullopt;
   RunEvidence ev;
   ev.dir = dir;
-  ev.summary = std::move(summary);
+  ev.node_summary = std::move(summary);
   ev.node_check = true;
   return ev;
 }
@@ -85,14 +85,14 @@ void evaluate_node_checks(const ReferenceFile& reference, const RunEvidence& run
     throw InputError(fmt::format("{}: is a GPU node check's summary and {} has no node_checks:; give a node reference "
                                  "(configs/references/h100.yaml, h200.yaml)", run.dir, reference.path));
   if (reference.require_complete) {
-    const json failed = run.summary.value("failed_steps", json::array());
+    const json failed = run.node_summary.value("failed_steps", json::array());
     bool ok = failed.is_array() && failed.empty();
     report.checks.push_back({"node check steps", "run", "", ok, "every step ok or skipped",
                              ok ? "ok" : "failed: " + failed.dump(),
                              ok ? "" : "a step of the node check failed; see steps in summary.json", reference.path});
   }
   for (const NodeCheck& n : reference.node_checks)
-    for (const Figure& f : figures(run.summary, n.metric)) report.checks.push_back(evaluate_figure(n, f));
+    for (const Figure& f : figures(run.node_summary, n.metric)) report.checks.push_back(evaluate_figure(n, f));
 }
 
 }  // namespace placebench::harness::check
