@@ -14,17 +14,33 @@ using nlohmann::json;
 
 namespace {
 
-json arm(const std::string& name, double median, json ratio, json ci, const std::string& verdict) {
-  return {{"arm", name}, {"median", median}, {"p90", median * 1.1}, {"p99", median * 1.5}, {"mean", median},
-          {"n_rounds", 6}, {"ratio_pct", ratio}, {"ratio_ci_pct", ci}, {"verdict", verdict}};
+ArmAnalysis arm(const std::string& name, double median, std::optional<double> ratio, double ci_lo, double ci_hi,
+                const std::string& verdict) {
+  ArmAnalysis a;
+  a.arm = name;
+  a.role = verdict == "baseline" ? "baseline" : "compared";
+  a.measured = true;
+  a.median_ns = median;
+  a.p90_ns = median * 1.1;
+  a.p99_ns = median * 1.5;
+  a.mean_ns = median;
+  a.n_rounds = 6;
+  a.compared = ratio.has_value();
+  a.ratio_pct = ratio.value_or(0);
+  a.ratio_lo = ci_lo;
+  a.ratio_hi = ci_hi;
+  a.verdict = verdict;
+  return a;
 }
 
 RunEvidence evidence(const std::string& statistic = "median") {
-  json summary = {{"schema_version", 1}, {"complete", true}, {"classes", json::array()}};
-  summary["classes"].push_back({{"name", "c"}, {"baseline", "local"}, {"statistic", statistic},
-                                {"arms", {arm("local", 1000, nullptr, nullptr, "baseline"),
-                                          arm("remote", 1100, 10.0, json::array({4.0, 12.0}), "slower"),
-                                          arm("unpinned", 1000, 0.5, nullptr, "inconclusive")}}});
+  ClassAnalysis c;
+  c.name = "c";
+  c.baseline = "local";
+  c.statistic = statistic;
+  c.arms = {arm("local", 1000, std::nullopt, 0, 0, "baseline"), arm("remote", 1100, 10.0, 4.0, 12.0, "slower"),
+            arm("unpinned", 1000, 0.5, -1.0, 2.0, "inconclusive")};
+  RunSummary summary{{c}, true, 4};
   auto trial = [](const std::string& arm_name, double bytes_per_s) {
     TrialRecord t;
     t.class_name = "c";
@@ -33,7 +49,7 @@ RunEvidence evidence(const std::string& statistic = "median") {
     return t;
   };
   std::vector<TrialRecord> trials = {trial("local", 1e9), trial("local", 3e9), trial("local", 2e9), trial("remote", 9e9)};
-  return {"run", summary, trials, {}};
+  return {"run", summary, trials, {}, false, {}};
 }
 
 MetricReference ref(const std::string& metric, double target, std::optional<double> lo, std::optional<double> hi,
@@ -112,11 +128,14 @@ TEST(CheckEvaluate, MaxSlowerOnEachBasis) {
   EXPECT_FALSE(c.passed);
   EXPECT_EQ(c.message, "c/remote is +4.00% slower than local (ci_lower), more than the allowed +3.00%");
   EXPECT_EQ(c.actual, "step time +10.00%, CI [+4.00%, +12.00%]");
-  // No CI: the estimate still judges; a CI basis cannot.
+  // +0.5% [-1, +2]: within 1% on the estimate, not proven within it on the CI's slow end.
   EXPECT_TRUE(one(exps({slower("unpinned", 1, RatioBasis::kEstimate)}), ev).passed);
-  c = one(exps({slower("unpinned", 1, RatioBasis::kCiUpper)}), ev);
+  EXPECT_FALSE(one(exps({slower("unpinned", 1, RatioBasis::kCiUpper)}), ev).passed);
+  // No ratio yet (fewer than 2 paired rounds): nothing to judge on any basis.
+  ev.summary->classes[0].arms[2].compared = false;
+  c = one(exps({slower("unpinned", 1, RatioBasis::kEstimate)}), ev);
   EXPECT_FALSE(c.passed);
-  EXPECT_NE(c.message.find("no ratio CI yet"), std::string::npos);
+  EXPECT_EQ(c.actual, "no ratio");
   c = one(exps({slower("local", 1, RatioBasis::kEstimate)}), ev);
   EXPECT_FALSE(c.passed);
   EXPECT_NE(c.message.find("is the baseline"), std::string::npos);
@@ -144,7 +163,7 @@ TEST(CheckEvaluate, VerdictsAndCompleteness) {
   EXPECT_TRUE(one(exps({v}), ev).passed);
   ReferenceFile f = exps({v});
   f.require_complete = true;
-  ev.summary["complete"] = false;
+  ev.summary->complete = false;
   CheckReport r = evaluate_checks(f, ev);
   ASSERT_EQ(r.checks.size(), 2u);
   EXPECT_EQ(r.checks[0].name, "run complete");
@@ -156,16 +175,16 @@ TEST(CheckEvaluate, VerdictsAndCompleteness) {
 // (what later rounds found) are said beside it.
 TEST(CheckEvaluate, AFailedAaControlIsAFailingCheck) {
   RunEvidence ev = evidence();
-  json& remote = ev.summary["classes"][0]["arms"][1];
+  ArmAnalysis& remote = ev.summary->classes[0].arms[1];
   Expectation v;
   v.class_name = "c";
   v.arm = "unpinned";
   v.verdicts = {"inconclusive"};
   v.name = "v";
   EXPECT_EQ(evaluate_checks(exps({v}), ev).failures(), 0);
-  remote["role"] = "control";
-  remote["verdict"] = "control";
-  remote["aa_check"] = "failed";
+  remote.role = "control";
+  remote.verdict = "control";
+  remote.aa_check = "failed";
   CheckReport r = evaluate_checks(exps({v}), ev);
   ASSERT_EQ(r.checks.size(), 2u);
   EXPECT_EQ(r.checks[0].name, "A/A control c/remote");
@@ -173,10 +192,10 @@ TEST(CheckEvaluate, AFailedAaControlIsAFailingCheck) {
   EXPECT_NE(r.checks[0].message.find("failed A/A check: c/remote"), std::string::npos) << r.checks[0].message;
   EXPECT_NE(r.checks[0].message.find("[+4.00, +12.00]%"), std::string::npos) << r.checks[0].message;
   EXPECT_EQ(r.failures(), 1);
-  remote["aa_check"] = "passed";
+  remote.aa_check = "passed";
   EXPECT_EQ(evaluate_checks(exps({v}), ev).failures(), 0);
-  json& unpinned = ev.summary["classes"][0]["arms"][2];
-  unpinned["verdict_warnings"] = {"placement not verified in 1 of 40 trials after the deciding look (20 rounds)"};
+  ArmAnalysis& unpinned = ev.summary->classes[0].arms[2];
+  unpinned.verdict_warnings = {"placement not verified in 1 of 40 trials after the deciding look (20 rounds)"};
   const CheckResult c = one(exps({v}), ev);
   EXPECT_TRUE(c.passed);
   EXPECT_NE(c.actual.find("; warning: placement not verified"), std::string::npos) << c.actual;
@@ -185,14 +204,14 @@ TEST(CheckEvaluate, AFailedAaControlIsAFailingCheck) {
 TEST(CheckEvaluate, ReadsTheCommittedRunAndRecomputesAMissingSummary) {
   std::string fixture = std::string(PLACEBENCH_SOURCE_DIR) + "/tests/fixtures/results/tiny-run";
   RunEvidence ev = load_run_evidence(fixture);
-  EXPECT_TRUE(ev.summary.value("complete", false));
+  EXPECT_TRUE(ev.summary->complete);
   EXPECT_FALSE(ev.trials.empty());
   std::string copy = ::testing::TempDir() + "/pb-check-nosummary-" + std::to_string(::getpid());
   std::filesystem::remove_all(copy);
   std::filesystem::create_directories(copy);
   for (const char* f : {"run.json", "trials.jsonl"}) std::filesystem::copy_file(fixture + "/" + f, copy + "/" + f);
   RunEvidence again = load_run_evidence(copy);
-  EXPECT_FALSE(again.summary.value("complete", true));
-  EXPECT_EQ(again.summary["classes"][0]["arms"].size(), ev.summary["classes"][0]["arms"].size());
+  EXPECT_FALSE(again.summary->complete);
+  EXPECT_EQ(again.summary->classes[0].arms.size(), ev.summary->classes[0].arms.size());
   EXPECT_THROW(load_run_evidence(::testing::TempDir() + "/pb-check-none"), InputError);
 }

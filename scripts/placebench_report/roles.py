@@ -1,10 +1,10 @@
-"""Which arms of a run are comparisons: summary.json's arm `role` (docs/results-schema.md), kept consistent
-with the trials' placement records, in one place for every table and figure.
-
-An arm is a "control" when its role says so or when every one of its trials' placements was degenerate (it
-ran on the baseline's node: an A/A control that measures the noise, not a placement), and "unrealised" when
-its role says so (its placement failed or was partial). Neither ever gets the green "verified" badge, and
-every figure draws them grey and hatched (plotting.NOT_COMPARED).
+"""Which arms of a run are comparisons: summary.json's arm `role` (docs/results-schema.md), in one place for
+every table and figure. The rule that gives each arm its role lives in placebench (runner/analysis.cpp) and
+is read here, never re-derived: "control" (every trial of the arm ran with the baseline's placement: an A/A
+control that measures the noise, not a placement) or "unrealised" (its placement failed or was partial).
+Only an arm the summary does not hold (a run without summary.json) is told from its trials: a control when
+every one of its trials' placements was degenerate. Neither ever gets the green "verified" badge, and every
+figure draws them grey and hatched (plotting.NOT_COMPARED).
 """
 from collections import defaultdict
 from dataclasses import dataclass
@@ -45,14 +45,13 @@ def of_run(run: Run) -> dict[tuple[object, object], Role]:
     for key in {**recorded, **trials}:
         arm = recorded.get(key, {})
         name = arm.get("role")
-        if name not in NOT_COMPARED and name != "baseline" and arm.get("realised") is False:
+        if name is None and arm.get("realised") is False:
             name = "unrealised"
-        if name in NOT_COMPARED:
-            roles[key] = Role(name, arm.get("unrealised_reason") if name == "unrealised" else None)
-        elif trials.get(key) and all(trial_is_degenerate(t) for t in trials[key]):
-            roles[key] = Role("control")
-        else:
-            roles[key] = Role(name or ("baseline" if key[1] == baselines.get(key[0]) else "compared"))
+        if name is None and trials.get(key) and all(trial_is_degenerate(t) for t in trials[key]):
+            name = "control"  # no role recorded (no summary.json): what the trials show
+        if name is None:
+            name = "baseline" if key[1] == baselines.get(key[0]) else "compared"
+        roles[key] = Role(name, arm.get("unrealised_reason") if name == "unrealised" else None)
     return roles
 
 

@@ -131,14 +131,16 @@ RUN = Map({
     })),
 })
 
-# summary.json, schema_version 2 (docs/results-schema.md).
+# summary.json, schema_version 2 (docs/results-schema.md): every key of placebench's field table
+# (harness/src/runner/summary_table.h), each of its kind; tests/report/test_report_summary_fields.py compares
+# the two. Lenient where the report copes: a key may be absent, and null.
 SUMMARY = Map({
-    "complete": Opt(BOOL),
+    "complete": Opt(BOOL), "trials": Opt(INT),
     "classes": List(Map({
-        "name": Opt(KEY), "baseline": Opt(KEY), "statistic": Opt(KEY), "statistic_unit": Opt(KEY),
+        "name": Opt(KEY), "baseline": Opt(KEY), "statistic": Opt(KEY), "statistic_unit": Opt(KEY), "unit": Opt(STR),
         "margin_pct": Opt(NUMBER), "rounds_done": Opt(INT), "looks": List(INT),
         "look_confidence": Opt(NUMBER), "boundary_z": Opt(NUMBER), "comparisons": Opt(INT),
-        "family_confidence": Opt(NUMBER), "stop_reason": Opt(KEY), "stop_words": Opt(STR),
+        "family_confidence": Opt(NUMBER), "stop": Opt(BOOL), "stop_reason": Opt(KEY), "stop_words": Opt(STR),
         "holm_adjusted_p": Opt(NUMBER), "noise_floor_pct": Opt(NUMBER), "warnings": List(STR),
         "arms": List(Map({
             "arm": Opt(KEY), "role": Opt(KEY), "realised": Opt(BOOL), "unrealised_reason": Opt(STR), "n_rounds": Opt(INT),
@@ -147,8 +149,8 @@ SUMMARY = Map({
             "statistic_ci_method": Opt(STR),
             "median": Opt(NUMBER), "p90": Opt(NUMBER), "p99": Opt(NUMBER), "mean": Opt(NUMBER),
             "within_run_median_ci": Opt(PAIR),
-            "ratio_pct": Opt(NUMBER), "ratio_ci_pct": Opt(PAIR), "confidence": Opt(NUMBER),
-            "holm_adjusted_p": Opt(NUMBER), "verdict": Opt(KEY), "stop_reason": Opt(KEY),
+            "ratio_pct": Opt(NUMBER), "ratio_ci_pct": Opt(PAIR), "confidence": Opt(NUMBER), "p_value": Opt(NUMBER),
+            "repeated_p": Opt(NUMBER), "holm_adjusted_p": Opt(NUMBER), "verdict": Opt(KEY), "stop_reason": Opt(KEY),
             "detectable_pct": Opt(NUMBER), "lag1": Opt(NUMBER), "dependence_flagged": Opt(BOOL),
             "ci_inflation": Opt(NUMBER), "statistic_rounds": Opt(INT), "decided_look": Opt(INT),
             "verdict_warnings": Opt(List(STR)), "held": Opt(BOOL), "detectable_below_pct": Opt(NUMBER),

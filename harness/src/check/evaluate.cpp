@@ -11,63 +11,54 @@
 #include "placebench/harness/errors.h"
 #include "placebench/harness/runner/analysis.h"
 #include "placebench/harness/runner/experiment_runner.h"
+#include "placebench/harness/runner/summary_fields.h"
 #include "placebench/stats/comparison.h"
 #include "placebench/stats/quantile.h"
 
 namespace placebench::harness::check {
 namespace {
 
-using nlohmann::json;
-
 std::string num(double v) { return fmt::format("{:.4g}", v); }
 std::string pct(double v) { return fmt::format("{:+.2f}%", v); }
 
-std::string names_of(const json& list, const char* key) {
+// The names of `list`'s items (classes or arms), or "none".
+template <class T>
+std::string names_of(const std::vector<T>& list, std::string T::*name) {
   std::string out;
-  for (const auto& e : list) out += (out.empty() ? "" : ", ") + e.value(key, std::string("?"));
+  for (const T& e : list) out += (out.empty() ? "" : ", ") + e.*name;
   return out.empty() ? "none" : out;
 }
 
-// The class and arm objects of summary.json, or a failed result saying which is missing.
+// The class and arm of the run's summary, or a failed result saying which is missing.
 struct Found {
-  const json* cls = nullptr;
-  const json* arm = nullptr;
+  const ClassAnalysis* cls = nullptr;
+  const ArmAnalysis* arm = nullptr;
   std::string problem;
 };
 
-// The list under `key`, by reference (a ternary with json::array() would copy it, and the pointers kept in
-// Found would dangle).
-const json& list_at(const json& obj, const char* key) {
-  static const json empty = json::array();
-  auto it = obj.find(key);
-  return it != obj.end() && it->is_array() ? *it : empty;
-}
-
-Found find_arm(const json& summary, const std::string& class_name, const std::string& arm) {
+Found find_arm(const RunSummary& summary, const std::string& class_name, const std::string& arm) {
   Found f;
-  const json& classes = list_at(summary, "classes");
-  for (const auto& c : classes)
-    if (c.value("name", "") == class_name) f.cls = &c;
+  for (const ClassAnalysis& c : summary.classes)
+    if (c.name == class_name) f.cls = &c;
   if (!f.cls) {
-    f.problem = fmt::format("class '{}' is not in the run (classes: {})", class_name, names_of(classes, "name"));
+    f.problem = fmt::format("class '{}' is not in the run (classes: {})", class_name,
+                            names_of(summary.classes, &ClassAnalysis::name));
     return f;
   }
-  const json& arms = list_at(*f.cls, "arms");
-  for (const auto& a : arms)
-    if (a.value("arm", "") == arm) f.arm = &a;
-  if (!f.arm) f.problem = fmt::format("arm '{}' is not in class '{}' (arms: {})", arm, class_name, names_of(arms, "arm"));
+  for (const ArmAnalysis& a : f.cls->arms)
+    if (a.arm == arm) f.arm = &a;
+  if (!f.arm)
+    f.problem = fmt::format("arm '{}' is not in class '{}' (arms: {})", arm, class_name, names_of(f.cls->arms, &ArmAnalysis::arm));
   return f;
 }
 
-// The metric's native value, or nullopt with `why` filled in.
-std::optional<double> metric_value(const MetricReference& r, const json& arm, const RunEvidence& run, std::string& why) {
+// The metric's native value, or nullopt with `why` filled in. An arm's metric is its summary.json field
+// of that name (summary_fields.h); trials.FIELD the median over the arm's trials.
+std::optional<double> metric_value(const MetricReference& r, const ArmAnalysis& arm, const RunEvidence& run, std::string& why) {
   if (r.metric.rfind("trials.", 0) != 0) {
-    auto v = arm.find(r.metric);
-    if (v == arm.end() || !v->is_number()) {
-      why = fmt::format("the arm has no {} yet (no trials)", r.metric);
-      return std::nullopt;
-    }
-    return v->get<double>();
+    std::optional<double> v = arm_number(arm, r.metric);
+    if (!v) why = fmt::format("the arm has no {} yet (no trials)", r.metric);
+    return v;
   }
   std::string field = r.metric.substr(7);
   std::vector<double> values;
@@ -86,13 +77,12 @@ std::optional<double> metric_value(const MetricReference& r, const json& arm, co
 
 // An arm that was not realised (an A/A control or a placement not verified) is no evidence about its
 // placement: a check of it fails with the reason, never passes. True when it did (c filled in).
-bool refuse_unrealised(const json& arm, const std::string& class_name, CheckResult& c) {
-  const std::string role = arm.value("role", std::string("compared"));
-  if (role != "control" && role != "unrealised") return false;
-  c.actual = role == "control" ? "A/A control (degenerate)" : "unrealised";
+bool refuse_unrealised(const ArmAnalysis& arm, const std::string& class_name, CheckResult& c) {
+  if (arm.role != "control" && arm.role != "unrealised") return false;
+  c.actual = arm.role == "control" ? "A/A control (degenerate)" : "unrealised";
   c.message = fmt::format("{}/{} was not measured under its own placement ({}): no evidence either way; run on a node "
                           "where the arm can be realised, or drop this check for such nodes",
-                          class_name, arm.value("arm", std::string("?")), arm.value("unrealised_reason", std::string("?")));
+                          class_name, arm.arm, arm.unrealised_reason.empty() ? "?" : arm.unrealised_reason);
   return true;
 }
 
@@ -104,7 +94,7 @@ CheckResult evaluate_reference(const MetricReference& r, const RunEvidence& run)
                            r.lower ? fmt::format("{:+g}%", *r.lower * 100) : "no lower bound",
                            r.upper ? fmt::format("{:+g}%", *r.upper * 100) : "no upper bound",
                            r.lower ? num(lo) : "-inf", r.upper ? num(hi) : "+inf", r.unit);
-  Found f = find_arm(run.summary, r.class_name, r.arm);
+  Found f = find_arm(*run.summary, r.class_name, r.arm);
   if (!f.arm) {
     c.actual = "missing";
     c.message = f.problem;
@@ -142,78 +132,58 @@ std::string expected_words(const Expectation& x, const std::string& baseline) {
 
 // What later rounds found after the verdict was decided (summary.json verdict_warnings): the verdict
 // stands, and the check says so beside it.
-std::string verdict_warnings_text(const json& arm) {
+std::string verdict_warnings_text(const ArmAnalysis& arm) {
   std::string out;
-  auto it = arm.find("verdict_warnings");
-  if (it == arm.end() || !it->is_array()) return out;
-  for (const auto& w : *it)
-    if (w.is_string()) out += "; warning: " + w.get<std::string>();
+  for (const std::string& w : arm.verdict_warnings) out += "; warning: " + w;
   return out;
 }
 
-void check_verdict(const Expectation& x, const json& arm, CheckResult& c) {
-  std::string verdict = arm.value("verdict", std::string("?"));
-  const bool held = arm.contains("held") && arm.at("held").is_boolean() && arm.at("held").get<bool>();
-  c.actual = "verdict " + verdict + (held ? " (held: too few effective rounds to exclude dependence)" : "") +
+void check_verdict(const Expectation& x, const ArmAnalysis& arm, CheckResult& c) {
+  c.actual = "verdict " + arm.verdict + (arm.held ? " (held: too few effective rounds to exclude dependence)" : "") +
              verdict_warnings_text(arm);
-  c.passed = std::find(x.verdicts.begin(), x.verdicts.end(), verdict) != x.verdicts.end();
-  if (!c.passed) c.message = fmt::format("{}/{} got verdict '{}', not one of the allowed", x.class_name, x.arm, verdict);
+  c.passed = std::find(x.verdicts.begin(), x.verdicts.end(), arm.verdict) != x.verdicts.end();
+  if (!c.passed) c.message = fmt::format("{}/{} got verdict '{}', not one of the allowed", x.class_name, x.arm, arm.verdict);
 }
 
-// The step-time change against the baseline (percent) and its CI when the run has one, from the ratio of
-// the class statistic.
+// The step-time change against the baseline (percent) and its CI, from the ratio of the class statistic
+// (a compared arm has both).
 struct Slowdown {
-  double estimate = 0;
-  std::optional<double> lo, hi;
+  double estimate = 0, lo = 0, hi = 0;
 };
 
-Slowdown slowdown_of(const json& est, const json& ci, bool throughput) {
-  Slowdown s{stats::step_time_pct(est.get<double>(), throughput), std::nullopt, std::nullopt};
-  if (ci.is_array() && ci.size() == 2 && ci[0].is_number() && ci[1].is_number()) {
-    double a = stats::step_time_pct(ci[0].get<double>(), throughput), b = stats::step_time_pct(ci[1].get<double>(), throughput);
-    s.lo = std::min(a, b);
-    s.hi = std::max(a, b);
-  }
-  return s;
+Slowdown slowdown_of(const ArmAnalysis& arm, bool throughput) {
+  const double a = stats::step_time_pct(arm.ratio_lo, throughput), b = stats::step_time_pct(arm.ratio_hi, throughput);
+  return {stats::step_time_pct(arm.ratio_pct, throughput), std::min(a, b), std::max(a, b)};
 }
 
 // At most max_slower_pct slower than the baseline, judged on the expectation's basis.
-void check_slowdown(const Expectation& x, const json& cls, const json& arm, const std::string& baseline, CheckResult& c) {
-  if (x.arm == baseline) {
+void check_slowdown(const Expectation& x, const ClassAnalysis& cls, const ArmAnalysis& arm, CheckResult& c) {
+  if (x.arm == cls.baseline) {
     c.actual = "baseline";
     c.message =
         fmt::format("'{}' is the baseline of class '{}'; an expectation compares another arm with it", x.arm, x.class_name);
     return;
   }
-  const json est = arm.value("ratio_pct", json());
-  if (!est.is_number()) {
+  if (!arm.compared) {
     c.actual = "no ratio";
-    c.message = fmt::format("{}/{} has no ratio yet ({} paired rounds; 2 are needed)", x.class_name, x.arm,
-                            arm.value("n_rounds", 0));
+    c.message = fmt::format("{}/{} has no ratio yet ({} paired rounds; 2 are needed)", x.class_name, x.arm, arm.n_rounds);
     return;
   }
-  bool throughput = cls.value("statistic", std::string("median")) == "throughput";
-  Slowdown s = slowdown_of(est, arm.value("ratio_ci_pct", json()), throughput);
-  const std::string ci = s.lo ? fmt::format(", CI [{}, {}]", pct(*s.lo), pct(*s.hi)) : ", no CI";
-  c.actual = fmt::format("step time {}{}{}", pct(s.estimate), ci, throughput ? " (from the throughput ratio)" : "");
-  double judged = s.estimate;
-  if (x.basis != RatioBasis::kEstimate) {
-    if (!s.lo) {
-      c.message = fmt::format("{}/{} has no ratio CI yet; basis {} needs one", x.class_name, x.arm, basis_name(x.basis));
-      return;
-    }
-    judged = x.basis == RatioBasis::kCiUpper ? *s.hi : *s.lo;
-  }
+  const bool throughput = cls.statistic == "throughput";
+  const Slowdown s = slowdown_of(arm, throughput);
+  c.actual = fmt::format("step time {}, CI [{}, {}]{}", pct(s.estimate), pct(s.lo), pct(s.hi),
+                         throughput ? " (from the throughput ratio)" : "");
+  const double judged = x.basis == RatioBasis::kCiUpper ? s.hi : x.basis == RatioBasis::kCiLower ? s.lo : s.estimate;
   c.passed = judged <= *x.max_slower_pct;
   if (!c.passed)
     c.message = fmt::format("{}/{} is {} slower than {} ({}), more than the allowed {}", x.class_name, x.arm, pct(judged),
-                            baseline, basis_name(x.basis), pct(*x.max_slower_pct));
+                            cls.baseline, basis_name(x.basis), pct(*x.max_slower_pct));
 }
 
 CheckResult evaluate_expectation(const Expectation& x, const RunEvidence& run) {
   CheckResult c{x.name, "expectation", x.class_name, false, "", "", "", x.where};
-  Found f = find_arm(run.summary, x.class_name, x.arm);
-  const std::string baseline = f.cls ? f.cls->value("baseline", std::string("baseline")) : "baseline";
+  Found f = find_arm(*run.summary, x.class_name, x.arm);
+  const std::string baseline = f.cls ? f.cls->baseline : "baseline";
   c.expected = expected_words(x, baseline);
   if (!f.arm) {
     c.actual = "missing";
@@ -222,7 +192,7 @@ CheckResult evaluate_expectation(const Expectation& x, const RunEvidence& run) {
   }
   if (refuse_unrealised(*f.arm, x.class_name, c)) return c;
   if (x.max_slower_pct)
-    check_slowdown(x, *f.cls, *f.arm, baseline, c);
+    check_slowdown(x, *f.cls, *f.arm, c);
   else
     check_verdict(x, *f.arm, c);
   return c;
@@ -230,16 +200,16 @@ CheckResult evaluate_expectation(const Expectation& x, const RunEvidence& run) {
 
 // Every failed A/A check of the run (summary.json aa_check) is a failing check of its own, whatever the
 // reference asks: identical placements that differ make the run's verdicts unreadable as placement effects.
-void add_control_checks(const json& summary, const std::string& reference_path, CheckReport& report) {
-  for (const auto& cls : list_at(summary, "classes"))
-    for (const auto& arm : list_at(cls, "arms")) {
-      if (arm.value("aa_check", json()) != "failed") continue;
-      const std::string name = cls.value("name", std::string("?")), a = arm.value("arm", std::string("?"));
-      const json ci = arm.value("ratio_ci_pct", json());
-      const std::string ci_text = ci.is_array() && ci.size() == 2 ? fmt::format("[{:+.2f}, {:+.2f}]%", ci[0].get<double>(), ci[1].get<double>()) : "?";
+void add_control_checks(const RunSummary& summary, const std::string& reference_path, CheckReport& report) {
+  for (const ClassAnalysis& cls : summary.classes)
+    for (const ArmAnalysis& arm : cls.arms) {
+      if (arm.aa_check != "failed") continue;
+      const std::string& name = cls.name;
+      const std::string& a = arm.arm;
+      const std::string ci_text = arm.compared ? fmt::format("[{:+.2f}, {:+.2f}]%", arm.ratio_lo, arm.ratio_hi) : "?";
       report.checks.push_back({fmt::format("A/A control {}/{}", name, a), "run", name, false,
                                fmt::format("{} (degenerate: the placement of {}) within noise of it: ratio CI holds 0", a,
-                                           cls.value("baseline", std::string("the baseline"))),
+                                           cls.baseline),
                                "ratio CI " + ci_text,
                                fmt::format("failed A/A check: {}/{} ran with the baseline's placement and differs from it "
                                            "(CI {} excludes 0); something other than placement moves this class's numbers "
@@ -262,17 +232,17 @@ RunEvidence load_run_evidence(const std::string& dir) {
   if (loaded.trials.empty())
     throw InputError(fmt::format("{}/trials.jsonl: no trials yet (the run stopped before its first trial finished), so "
                                  "there is nothing to check; resume it with `placebench run --resume {}`", dir, dir));
-  RunEvidence ev{dir, json(), std::move(loaded.trials), std::move(loaded.warnings)};
+  RunEvidence ev{dir, std::nullopt, std::move(loaded.trials), std::move(loaded.warnings), false, {}};
   if (loaded.summary) {
     // The runner writes summary.json after the trials it counts: more than trials.jsonl holds means lost lines.
     if (loaded.summary->trials > ev.trials.size())
       throw InputError(fmt::format("{}/summary.json records {} trials and trials.jsonl holds {}: trials were lost; "
                                    "restore trials.jsonl, or delete summary.json to check the trials left",
                                    dir, loaded.summary->trials, ev.trials.size()));
-    ev.summary = summary_to_json(*loaded.summary);
+    ev.summary = std::move(loaded.summary);
   } else {
     // An interrupted run that never wrote its summary: the same statistics, recomputed.
-    ev.summary = summary_to_json(RunSummary{analyze_run(loaded.config, ev.trials), false, ev.trials.size()});
+    ev.summary = RunSummary{analyze_run(loaded.config, ev.trials), false, ev.trials.size()};
   }
   return ev;
 }
@@ -287,13 +257,14 @@ CheckReport evaluate_checks(const ReferenceFile& reference, const RunEvidence& r
     throw InputError(fmt::format("{}: has node_checks: (a GPU node check's figures) and {} is a run; give the node "
                                  "check's output directory (scripts/gpu-node-check.sh --out)", reference.path, run.dir));
   if (reference.require_complete) {
-    bool complete = run.summary.value("complete", false);
+    const bool complete = run.summary && run.summary->complete;
     report.checks.push_back({"run complete", "run", "", complete, "complete: true (every round the plan needed ran)",
                              complete ? "complete" : "interrupted (complete: false)",
                              complete ? "" : "the run was interrupted; resume it with `placebench run --resume DIR`",
                              reference.path});
   }
-  add_control_checks(run.summary, reference.path, report);
+  if (!run.summary) throw InputError(fmt::format("{}: no run summary to check", run.dir));
+  add_control_checks(*run.summary, reference.path, report);
   for (const auto& r : reference.references) report.checks.push_back(evaluate_reference(r, run));
   for (const auto& x : reference.expectations) report.checks.push_back(evaluate_expectation(x, run));
   return report;

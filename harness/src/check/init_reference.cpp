@@ -36,11 +36,11 @@ std::vector<ClassAnalysis> classes_of(const std::string& dir) {
   RunEvidence ev = load_run_evidence(dir);
   if (ev.node_check)
     throw InputError(fmt::format("{}: a GPU node check's output; --init-reference reads run directories (`placebench run`)", dir));
-  RunSummary s = summary_from_json(ev.summary, dir + "/summary.json", "rebuild it with `placebench compare DIR --write-summary`");
+  RunSummary& s = *ev.summary;  // summary.json through its one reader, or recomputed from the trials
   if (!s.complete)
     throw InputError(fmt::format("{}: the run is not complete (interrupted); finish it with `placebench run --resume {}` or "
                                  "leave it out: a reference comes from known-good, complete runs", dir, dir));
-  return s.classes;
+  return std::move(s.classes);
 }
 
 }  // namespace

@@ -120,6 +120,9 @@ std::vector<GangIncident> read_gang_incidents(const std::string& path_text, std:
                                  "`placebench gang --json`", path_text));
   if (fs::is_directory(path)) {
     if (fs::exists(path / "trials.jsonl")) read_jsonl(path / "trials.jsonl", out, warnings);
+    // A summary.json is searched for a gang incident, not read as a run's summary: a run's (RunSummary,
+    // runner/summary_table.h) has no stranded_gpu_s and adds nothing, while the summary.json of other
+    // tools beside gang results (a hand-made gang summary, scripts' outputs) may hold one.
     if (out.empty() && fs::exists(path / "summary.json")) read_json(path / "summary.json", out);
     if (out.empty()) {
       std::vector<fs::path> files;

@@ -14,6 +14,7 @@
 #include "placebench/harness/errors.h"
 #include "placebench/harness/runner/run_directory.h"
 #include "placebench/stats/quantile.h"
+#include "summary_table.h"
 
 namespace placebench::harness::detail {
 namespace {
@@ -110,12 +111,6 @@ namespace {
 constexpr std::int64_t kMaxInt = std::numeric_limits<int>::max();
 // A step measured takes some time, and less than ~11.6 days (1e15 ns): outside that it is no measurement.
 constexpr double kMaxStepNs = 1e15;
-
-std::vector<std::string> arm_strings() {
-  std::vector<std::string> v;
-  for (Arm a : all_arms()) v.push_back(arm_name(a));
-  return v;
-}
 
 // ---- trials.jsonl: what analysis, check and --resume read from each line ----
 
@@ -232,23 +227,56 @@ TrialRecord check_trial(const Checker& c, json t, const std::optional<Experiment
   return r;
 }
 
-// ---- summary.json: what compare and check read ----
+// ---- summary.json: what compare and check read (its fields: summary_table.h) ----
 
-// The kinds of summary.json's fields beyond the Checker's: keys that must be present and may be null.
-struct SummaryChecker {
+// Checks one object's fields against the table, each failure naming the key. `may_be_absent`: the fields
+// of issue 26 (absent in summaries written before it), else every key must be present (null only where
+// the kind allows it).
+struct FieldCheck {
   const Checker& c;
-  void nullable_number(const json& o, const std::string& w, const char* key, double lo = -INFINITY) const {
-    c.at(o, w, key);
-    c.optional(o, key, [&] { c.number(o, w, key, lo, INFINITY); });
+  const json& o;
+  std::string w;
+  bool may_be_absent = false;
+
+  // A key whose value must be of its kind (`strict`), and present unless may_be_absent.
+  template <class F>
+  void present(const char* key, F strict) const {
+    if (may_be_absent)
+      c.optional(o, key, strict);
+    else
+      strict();
   }
-  void nullable_text(const json& o, const std::string& w, const char* key) const {
-    c.at(o, w, key);
-    c.optional(o, key, [&] { c.text(o, w, key); });
+  // A key that may be null, and absent when may_be_absent.
+  template <class F>
+  void nullable(const char* key, F strict) const {
+    if (!may_be_absent) c.at(o, w, key);
+    c.optional(o, key, strict);
   }
+  void text(const char* key, const std::string&) const { present(key, [&] { c.text(o, w, key); }); }
+  void choice(const char* key, const std::string&, const std::vector<std::string>& accepted) const {
+    present(key, [&] { c.one_of(o, w, key, accepted); });
+  }
+  void nullable_choice(const char* key, const std::string&, const std::vector<std::string>& accepted) const {
+    nullable(key, [&] { c.one_of(o, w, key, accepted); });
+  }
+  void nullable_text(const char* key, const std::string&) const { nullable(key, [&] { c.text(o, w, key); }); }
+  void gated_text(const char* key, const std::string& s, bool) const { nullable_text(key, s); }
+  void boolean(const char* key, bool) const { present(key, [&] { c.boolean(o, w, key); }); }
+  void derived(const char* key, bool b) const { boolean(key, b); }
+  void constant(const char*, const char*) const {}
+  template <class N>
+  void integer(const char* key, N, long long lo) const { present(key, [&] { c.integer(o, w, key, lo, kNoLimit); }); }
+  void nullable_integer(const char* key, const std::optional<int>&, long long lo) const {
+    nullable(key, [&] { c.integer(o, w, key, lo, kNoLimit); });
+  }
+  void number(const char* key, double, double lo, double hi) const { present(key, [&] { c.number(o, w, key, lo, hi); }); }
+  void nullable_number(const char* key, const std::optional<double>&, double lo) const {
+    nullable(key, [&] { c.number(o, w, key, lo, INFINITY); });
+  }
+  void gated_number(const char* key, double, bool, Gate, double lo) const { nullable_number(key, std::nullopt, lo); }
   // [low, high], low <= high, both >= lo (a time or a rate: >= 0; a ratio in percent: any sign).
-  void nullable_pair(const json& o, const std::string& w, const char* key, double lo = -INFINITY) const {
-    c.at(o, w, key);
-    c.optional(o, key, [&] {
+  void gated_pair(const char* key, double, double, bool, double lo) const {
+    nullable(key, [&] {
       const json& v = o.at(key);
       bool ok = v.is_array() && v.size() == 2 && number_in(v[0], lo, INFINITY) && number_in(v[1], lo, INFINITY) &&
                 v[0].get<double>() <= v[1].get<double>();
@@ -257,26 +285,26 @@ struct SummaryChecker {
                               : fmt::format("[low, high] with {:g} <= low <= high, or null", lo), v);
     });
   }
-  void strings(const json& o, const std::string& w, const char* key) const {
-    const json& v = c.list(o, w, key);
-    for (std::size_t i = 0; i < v.size(); ++i)
-      c.expect(v[i].is_string(), Checker::item(Checker::join(w, key), i), "a string", v[i]);
+  void strings(const char* key, const std::vector<std::string>&) const {
+    present(key, [&] {
+      const json& v = c.list(o, w, key);
+      for (std::size_t i = 0; i < v.size(); ++i)
+        c.expect(v[i].is_string(), Checker::item(Checker::join(w, key), i), "a string", v[i]);
+    });
+  }
+  void looks(const char* key, const std::vector<int>&) const {
+    const json& looks = c.list(o, w, key);
+    c.expect(!looks.empty(), Checker::join(w, key), "at least one look round", looks);
+    for (std::size_t k = 0; k < looks.size(); ++k)
+      c.expect(whole_in(looks[k], k ? looks[k - 1].get<std::int64_t>() + 1 : 1, kNoLimit),
+               Checker::item(Checker::join(w, key), k), "strictly increasing whole numbers >= 1", looks[k]);
   }
 };
 
-// The fields of issue 26 (optional: absent in summaries written before it) and what each arm's fields
-// must agree on: a decided verdict with its look and a stop "decided", no verdict fields on an arm
-// without a verdict, an A/A check only on a control. The field that contradicts is named.
-void check_arm_agrees(const SummaryChecker& sc, const json& a, const std::string& aw, const std::string& role,
+// What each arm's fields must agree on: a decided verdict with its look and a stop "decided", no verdict
+// fields on an arm without a verdict, an A/A check only on a control. The field that contradicts is named.
+void check_arm_agrees(const Checker& c, const json& a, const std::string& aw, const std::string& role,
                       const std::string& verdict) {
-  const Checker& c = sc.c;
-  c.optional(a, "statistic_rounds", [&] { c.integer(a, aw, "statistic_rounds", 0, kNoLimit); });
-  c.optional(a, "decided_look", [&] { c.integer(a, aw, "decided_look", 1, kNoLimit); });
-  c.optional(a, "verdict_warnings", [&] { sc.strings(a, aw, "verdict_warnings"); });
-  c.optional(a, "held", [&] { c.boolean(a, aw, "held"); });
-  c.optional(a, "detectable_below_pct", [&] { c.number(a, aw, "detectable_below_pct", -INFINITY, INFINITY); });
-  c.optional(a, "effective_rounds", [&] { c.number(a, aw, "effective_rounds", 0, INFINITY); });
-  c.optional(a, "aa_check", [&] { c.one_of(a, aw, "aa_check", {"passed", "failed"}); });
   const auto present = [&](const char* key) { return a.contains(key) && !a.at(key).is_null(); };
   const auto contradiction = [&](const char* key, const std::string& why) { c.fail(Checker::join(aw, key), why); };
   if (a.at("realised").get<bool>() != (role == "baseline" || role == "compared"))
@@ -296,63 +324,28 @@ void check_arm_agrees(const SummaryChecker& sc, const json& a, const std::string
       if (present(key)) contradiction(key, fmt::format("is set for role {}, which has no verdict", role));
 }
 
-void check_summary_arm(const SummaryChecker& sc, const json& a, const std::string& aw) {
-  const Checker& c = sc.c;
+void check_summary_arm(const Checker& c, const json& a, const std::string& aw) {
   c.expect(a.is_object(), aw, "a map", a);
-  c.one_of(a, aw, "arm", arm_strings());
-  c.one_of(a, aw, "role", {"baseline", "compared", "control", "unrealised"});
-  c.boolean(a, aw, "realised");
-  sc.nullable_text(a, aw, "unrealised_reason");
-  c.one_of(a, aw, "verdict", {"baseline", "faster", "slower", "equivalent", "inconclusive", "control", "unrealised"});
-  c.one_of(a, aw, "stop_reason", {"", "before_first_look", "continue", "decided", "max_rounds"});
-  c.integer(a, aw, "n_rounds", 0, kNoLimit);
-  c.integer(a, aw, "flagged_trials", 0, kNoLimit);
-  for (const char* key : {"statistic_ci_confidence", "ratio_pct", "confidence", "p_value", "repeated_p", "holm_adjusted_p",
-                          "detectable_pct", "lag1"})
-    sc.nullable_number(a, aw, key);
-  // Step times (ns) and their statistic (ns, or steps/s): never negative.
-  for (const char* key : {"statistic_value", "median", "p90", "p99", "mean"}) sc.nullable_number(a, aw, key, 0);
-  sc.nullable_text(a, aw, "statistic_ci_method");
-  for (const char* key : {"statistic_ci", "within_run_median_ci"}) sc.nullable_pair(a, aw, key, 0);
-  sc.nullable_pair(a, aw, "ratio_ci_pct");
-  c.boolean(a, aw, "dependence_flagged");
-  c.number(a, aw, "ci_inflation", 1, INFINITY);
+  const ArmAnalysis typed;  // the table's members, unread: the check reads the JSON
+  detail::arm_fields(FieldCheck{c, a, aw}, typed);
   // A verdict is only a compared arm's; a control or unrealised arm carries its role as verdict.
   const std::string role = a.at("role"), verdict = a.at("verdict");
   const bool verdict_fits = role == "compared" ? (verdict != "baseline" && verdict != "control" && verdict != "unrealised")
                                                : verdict == role;
   c.expect(verdict_fits, aw + ".verdict", "a verdict that fits role " + role, a.at("verdict"));
-  check_arm_agrees(sc, a, aw, role, verdict);
+  detail::arm_fields_added(FieldCheck{c, a, aw, true}, typed);
+  check_arm_agrees(c, a, aw, role, verdict);
 }
 
-void check_summary_class(const SummaryChecker& sc, const json& cls, const std::string& cw) {
-  const Checker& c = sc.c;
+void check_summary_class(const Checker& c, const json& cls, const std::string& cw) {
   c.expect(cls.is_object(), cw, "a map", cls);
-  c.text(cls, cw, "name");
-  c.one_of(cls, cw, "baseline", arm_strings());
-  c.one_of(cls, cw, "statistic", {"median", "p99", "throughput"});
-  c.one_of(cls, cw, "statistic_unit", {"ns", "steps/s"});
-  c.number(cls, cw, "margin_pct", 0, INFINITY);
-  c.integer(cls, cw, "rounds_done", 0, kNoLimit);
-  const json& looks = c.list(cls, cw, "looks");
-  c.expect(!looks.empty(), cw + ".looks", "at least one look round", looks);
-  for (std::size_t k = 0; k < looks.size(); ++k)
-    c.expect(whole_in(looks[k], k ? looks[k - 1].get<std::int64_t>() + 1 : 1, kNoLimit),
-             Checker::item(cw + ".looks", k), "strictly increasing whole numbers >= 1", looks[k]);
-  c.number(cls, cw, "look_confidence", 0, 1);
-  c.number(cls, cw, "boundary_z", 0, INFINITY);
-  c.integer(cls, cw, "comparisons", 1, kNoLimit);
-  c.number(cls, cw, "family_confidence", 0, 1);
-  c.boolean(cls, cw, "stop");
-  c.one_of(cls, cw, "stop_reason", {"before_first_look", "continue", "decided", "max_rounds"});
-  c.text(cls, cw, "stop_words");
-  sc.nullable_number(cls, cw, "holm_adjusted_p");
-  sc.nullable_number(cls, cw, "noise_floor_pct");
-  sc.strings(cls, cw, "warnings");
+  const ClassAnalysis typed;  // the table's members, unread: the check reads the JSON
+  detail::class_fields(FieldCheck{c, cls, cw}, typed);
+  const json& looks = cls.at("looks");
   const json& arms = c.list(cls, cw, "arms");
   for (std::size_t j = 0; j < arms.size(); ++j) {
     const std::string aw = Checker::item(cw + ".arms", j);
-    check_summary_arm(sc, arms[j], aw);
+    check_summary_arm(c, arms[j], aw);
     if (arms[j].contains("decided_look") && arms[j].at("decided_look").is_number() &&
         arms[j].at("decided_look").get<std::int64_t>() > static_cast<std::int64_t>(looks.size()))
       c.fail(aw + ".decided_look", fmt::format("is {}, but the class plans {} looks", arms[j].at("decided_look").dump(),
@@ -361,11 +354,10 @@ void check_summary_class(const SummaryChecker& sc, const json& cls, const std::s
 }
 
 void check_summary(const Checker& c, const json& s) {
-  c.boolean(s, "", "complete");
-  c.integer(s, "", "trials", 0, kNoLimit);
+  const RunSummary typed;
+  detail::summary_fields(FieldCheck{c, s, ""}, typed);
   const json& classes = c.list(s, "", "classes");
-  const SummaryChecker sc{c};
-  for (std::size_t i = 0; i < classes.size(); ++i) check_summary_class(sc, classes[i], Checker::item("classes", i));
+  for (std::size_t i = 0; i < classes.size(); ++i) check_summary_class(c, classes[i], Checker::item("classes", i));
 }
 
 }  // namespace

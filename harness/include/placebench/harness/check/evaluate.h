@@ -7,14 +7,16 @@
 
 #include "placebench/harness/check/node_check_summary.h"
 #include "placebench/harness/check/reference.h"
+#include "placebench/harness/runner/analysis.h"
 #include "placebench/harness/runner/trial.h"
 
 namespace placebench::harness::check {
 
-// What a run shows: summary.json's object (or the same recomputed from trials.jsonl) and the trials.
+// What a run shows: its summary.json read by its one reader (or the same recomputed from trials.jsonl) and
+// the trials; or what a GPU node check shows (node_check: its summary.json, no trials).
 struct RunEvidence {
   std::string dir;
-  nlohmann::json summary;
+  std::optional<RunSummary> summary;  // a run's (nullopt for a node check)
   std::vector<TrialRecord> trials;
   std::vector<std::string> warnings;  // e.g. a truncated last line of trials.jsonl
   bool node_check = false;             // a GPU node check's summary.json (node_summary; no summary, no trials)
