@@ -35,7 +35,7 @@ AdmissionGates gates_of(const AdmissionOptions& opt) {
 }
 
 int run_admission_command(const AdmissionOptions& opt) {
-  refuse_existing_out(opt.output);
+  const OutputTarget out = check_report_out(opt.output);
   const AdmissionGates gates = gates_of(opt);
   AnalysisOptions options;
   options.only_group = opt.group;
@@ -50,11 +50,14 @@ int run_admission_command(const AdmissionOptions& opt) {
   AdmissionReport report = analyze_admission(records, gang ? &*gang : nullptr, options);
   if (!opt.group.empty() && report.jobs.empty())
     throw InputError(fmt::format("--group: no pods or PodGroup named '{}' in the snapshots; give a group the table lists", opt.group));
-  if (!gates.any()) return emit_report(admission_to_json(report), render_admission_table(report), opt.output);
-  const std::vector<GateFinding> findings = judge_gates(report, gates);
-  nlohmann::json j = admission_to_json(report);
-  j["gates"] = gates_to_json(findings);
-  emit_report(j, render_admission_table(report) + render_gates_table(findings), opt.output);
+  const std::vector<GateFinding> findings = gates.any() ? judge_gates(report, gates) : std::vector<GateFinding>{};
+  emit_report(ReportTargets::with_out(out, opt.output.json),
+              {[&] {
+                 nlohmann::json j = admission_to_json(report);
+                 if (gates.any()) j["gates"] = gates_to_json(findings);
+                 return json_text(std::move(j), JsonForm::kStampedReplacingBadUtf8);
+               },
+               [&] { return render_admission_table(report) + (gates.any() ? render_gates_table(findings) : ""); }});
   const bool pass = std::all_of(findings.begin(), findings.end(), [](const GateFinding& f) { return f.verdict == "ok"; });
   return pass ? kExitOk : kExitCheckFailed;
 }

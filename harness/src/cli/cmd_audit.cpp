@@ -7,9 +7,8 @@
 #include "placebench/harness/audit/audit_format.h"
 #include "placebench/harness/cli/cli.h"
 #include "placebench/harness/cli/options.h"
-#include "placebench/harness/cli/out_file.h"
+#include "placebench/harness/cli/json_output.h"
 #include "placebench/harness/errors.h"
-#include "placebench/harness/evidence.h"
 #include "placebench/harness/units.h"
 #include "placebench/harness/terminal_text.h"
 #include "placebench/hostpipe/cpulist.h"
@@ -22,10 +21,8 @@ struct AuditCliOptions {
   ManagersOptions managers;
   std::string device;
   std::string probe_bytes = "4M";
-  std::string out_file;
-  bool json = false;
+  ReportOutput output;
   bool no_managers = false;
-  bool force = false;
 };
 
 int run_audit(AuditCliOptions opt) {
@@ -36,7 +33,7 @@ int run_audit(AuditCliOptions opt) {
       throw InputError(std::string("audit: --device-numa ") + opt.device + ": " + e.what() + "; give NUMA node ids such as 0 or 0,1");
     }
   }
-  const OutputTarget out = check_output("--out", opt.out_file, opt.force);
+  const OutputTarget out = check_report_out(opt.output);
   opt.audit.probe_bytes = parse_size(opt.probe_bytes, "audit: --probe-bytes", 1ull << 30);
   if (opt.audit.probe_bytes == 0) throw InputError("audit: --probe-bytes 0: the probe needs at least one page; give e.g. 4M");
   opt.managers.proc_root = opt.audit.proc_root;
@@ -59,12 +56,9 @@ int run_audit(AuditCliOptions opt) {
   report.placements = classify_all(report.observation);
   find_disagreements(report.managers, report.observation, report.placements);
   for (const std::string& w : report.managers.warnings) std::cerr << "placebench: warning: " << escape_control(w) << "\n";
-  nlohmann::json j = audit_to_json(report);
-  stamp_evidence(j);
-  // A path or name read from the system may hold any bytes: those that are not UTF-8 print as U+FFFD.
-  const std::string text = j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
-  write_output(out, text);
-  if (!out.to_stdout) std::cout << (opt.json ? text : terminal_lines(render_audit_table(report)));
+  emit_report(ReportTargets::with_out(out, opt.output.json),
+              {[&] { return json_text(audit_to_json(report), JsonForm::kStampedReplacingBadUtf8); },
+               [&] { return render_audit_table(report); }});
   return report.exit_status();
 }
 
@@ -115,10 +109,10 @@ void add_audit_command(CLI::App& app, CommandAction& action) {
   cmd->add_option("--pod-uid", opt->managers.pod_uid, "The pod's UID (default: POD_UID, else the cgroup path's pod<uid>)")->type_name("UID");
   cmd->add_option("--container", opt->managers.container, "The container's name in the state files (default: CONTAINER_NAME)")
       ->type_name("NAME");
-  cmd->add_option("--out", opt->out_file, "Also write the JSON to this file (whole or not at all; an existing file only with --force)")->type_name("FILE.json");
-  add_force_flag(*cmd, opt->force);
+  cmd->add_option("--out", opt->output.out, "Also write the JSON to this file (whole or not at all; an existing file only with --force)")->type_name("FILE.json");
+  add_force_flag(*cmd, opt->output.force);
   cmd->add_flag("--no-managers", opt->no_managers, "Read none of the kubelet's or the pod's files (the process and GPUs only)");
-  cmd->add_flag("--json", opt->json, "Print the JSON (docs/audit.md) instead of the table");
+  cmd->add_flag("--json", opt->output.json, "Print the JSON (docs/audit.md) instead of the table");
   cmd->callback([opt, &action] { action = [opt] { return run_audit(*opt); }; });
 }
 

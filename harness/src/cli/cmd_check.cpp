@@ -1,6 +1,8 @@
 // `placebench check DIR --reference FILE`: a run against reference values and verdict expectations, for
 // cluster CI. Exit 0 when every check passes, 3 when one fails, 2 for a bad reference file or run directory.
 // `placebench check --init-reference RUN... --out FILE`: a reference file made from known-good runs.
+#include <fmt/format.h>
+
 #include <iostream>
 #include <memory>
 
@@ -10,7 +12,7 @@
 #include "placebench/harness/check/reference.h"
 #include "placebench/harness/cli/cli.h"
 #include "placebench/harness/cli/options.h"
-#include "placebench/harness/cli/out_file.h"
+#include "placebench/harness/cli/json_output.h"
 #include "placebench/harness/errors.h"
 #include "placebench/harness/terminal_text.h"
 
@@ -36,10 +38,12 @@ int init_reference(const CheckOptions& o) {
   options.min_tolerance_pct = o.min_tolerance_pct;
   std::string yaml = check::make_reference_yaml(o.init_runs, options);
   check::ReferenceFile ref = check::parse_reference_text(yaml, o.out);
-  write_output(out, yaml);
-  if (!out.to_stdout)
-    std::cout << "wrote " << o.out << ": " << ref.references.size() << " references, " << ref.expectations.size()
-            << " expectations from " << o.init_runs.size() << " run(s)\n";
+  ReportTargets to = ReportTargets::printing(false);
+  to.files = {{out, [&] { return yaml; }}};
+  emit_report(to, {nullptr, [&] {
+                     return fmt::format("wrote {}: {} references, {} expectations from {} run(s)\n", o.out, ref.references.size(),
+                                        ref.expectations.size(), o.init_runs.size());
+                   }});
   return kExitOk;
 }
 
@@ -58,9 +62,9 @@ int run_check(const CheckOptions& o) {
   check::RunEvidence run = check::load_run_evidence(o.dir);
   for (const auto& w : run.warnings) std::cerr << "placebench check: warning: " << escape_control(w) << "\n";
   check::CheckReport report = check::evaluate_checks(ref, run);
-  if (junit.given()) write_output(junit, check::render_junit_xml(report));
-  if (markdown.given()) write_output(markdown, check::render_markdown(report));
-  if (!any_on_stdout({&junit, &markdown})) std::cout << terminal_lines(check::render_check_table(report));
+  ReportTargets to = ReportTargets::printing(false);
+  to.files = {{junit, [&] { return check::render_junit_xml(report); }}, {markdown, [&] { return check::render_markdown(report); }}};
+  emit_report(to, {nullptr, [&] { return check::render_check_table(report); }});
   return report.passed() ? kExitOk : kExitCheckFailed;
 }
 

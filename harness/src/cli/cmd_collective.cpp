@@ -14,8 +14,8 @@
 
 #include "placebench/collectives/bench.h"
 #include "placebench/collectives/nccl_library.h"
-#include "placebench/harness/cli/out_file.h"
 #include "placebench/harness/cli/cli.h"
+#include "placebench/harness/cli/json_output.h"
 #include "placebench/harness/cli/options.h"
 #include "placebench/harness/collectives_driver/backend_choice.h"
 #include "placebench/harness/collectives_driver/collective_nccl_tests.h"
@@ -26,7 +26,6 @@
 #include "placebench/harness/evidence.h"
 #include "placebench/harness/units.h"
 #include "placebench/hostpipe/process_limits.h"
-#include "placebench/harness/terminal_text.h"
 #include "placebench/kernels/device_runtime.h"
 
 namespace placebench::harness {
@@ -137,10 +136,10 @@ void write_nccl_tests_json(const OutputTarget& out, const CollectiveReport& repo
 // Rank 0: the table or JSON (unless the nccl-tests JSON is this command's output), then the nccl-tests
 // file; false when that file could not be written (the results are printed; the file alone is missing).
 bool print_report(const CollectiveOptions& opt, CollectiveReport& report, const std::string& start_time) {
-  report.evidence = current_evidence();
-  if (!names_stdout(opt.nccl_tests_json))
-    std::cout << (opt.json ? collective_to_json(report).dump(2) + "\n" : terminal_lines(render_collective_table(report)));
-  std::cout.flush();
+  report.evidence = current_evidence();  // one stamp for both records
+  ReportTargets to = ReportTargets::printing(opt.json);
+  to.stdout_taken = names_stdout(opt.nccl_tests_json);  // written below, its errors its own
+  emit_report(to, {[&] { return json_text(collective_to_json(report)); }, [&] { return render_collective_table(report); }});
   try {
     if (!opt.nccl_tests_json.empty()) write_nccl_tests_json(nccl_tests_output(opt), report, start_time);
   } catch (const std::exception& e) {

@@ -10,6 +10,7 @@
 
 #include "placebench/harness/atomic_file.h"
 #include "placebench/harness/cli/cli.h"
+#include "placebench/harness/cli/json_output.h"
 #include "placebench/harness/errors.h"
 #include "placebench/harness/runner/analysis.h"
 #include "placebench/harness/runner/run_directory.h"
@@ -79,10 +80,9 @@ int run_compare(const CompareOptions& o) {
     std::cerr << "placebench compare: warning: " << what << ": the statistics below are of the " << trials.size() << "\n";
   }
   if (o.write_summary || !rd.has_summary()) write_summary(rd, summary, o.write_summary);
-  if (o.json)
-    std::cout << summary_to_json(summary).dump(2) << "\n";
-  else
-    std::cout << terminal_lines(render_analysis_table(classes, complete));
+  emit_report(ReportTargets::printing(o.json),  // summary.json's own form: no evidence stamp
+              {[&] { return json_text(summary_to_json(summary), JsonForm::kUnstamped); },
+               [&] { return render_analysis_table(classes, complete); }});
   return kExitOk;
 }
 

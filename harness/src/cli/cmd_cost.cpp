@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "placebench/harness/cli/cli.h"
+#include "placebench/harness/cli/json_output.h"
 #include "placebench/harness/cli/options.h"
 #include "placebench/harness/decisions/cost.h"
 #include "placebench/harness/errors.h"
@@ -46,10 +47,8 @@ int run_cost_command(const CostOptions& opt) {
     in.stranded_gpu_s_per_incident = *in.gpus * *in.wait_s;
   }
   CostResult result = compute_cost(in);
-  if (opt.json)
-    std::cout << cost_to_json(result).dump(2) << "\n";
-  else
-    std::cout << terminal_lines(render_cost_text(result));
+  emit_report(ReportTargets::printing(opt.json),
+              {[&] { return json_text(cost_to_json(result)); }, [&] { return render_cost_text(result); }});
   return kExitOk;
 }
 

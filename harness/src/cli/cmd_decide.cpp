@@ -1,18 +1,17 @@
 // `placebench decide`: placement policy per workload class from a run directory, or a what-if from numbers.
 #include <fmt/format.h>
 
-#include <iostream>
 #include <memory>
 #include <sstream>
 
 #include "placebench/harness/cli/cli.h"
+#include "placebench/harness/cli/json_output.h"
 #include "placebench/harness/cli/options.h"
 #include "placebench/harness/decisions/decide_format.h"
 #include "placebench/harness/decisions/decide_input.h"
 #include "placebench/harness/decisions/queue_replay.h"
 #include "placebench/harness/errors.h"
 #include "placebench/harness/units.h"
-#include "placebench/harness/terminal_text.h"
 
 namespace placebench::harness {
 namespace {
@@ -112,10 +111,8 @@ int run_decide_command(const DecideOptions& opt) {
     throw InputError("placebench decide: give either a run directory or the what-if options (--gpus, --exec-local, "
                      "--exec-remote, --queue), not both");
   DecideReport report = opt.dir.empty() ? what_if(opt, overrides) : decide_run_directory(opt.dir, overrides);
-  if (opt.json)
-    std::cout << decide_to_json(report).dump(2) << "\n";
-  else
-    std::cout << terminal_lines(render_decide_table(report));
+  emit_report(ReportTargets::printing(opt.json),
+              {[&] { return json_text(decide_to_json(report)); }, [&] { return render_decide_table(report); }});
   return kExitOk;
 }
 

@@ -1,13 +1,11 @@
 // `placebench feasible`: can a job's workers be placed, all at once, with their CPUs local to their GPUs?
-#include <iostream>
 #include <memory>
 
 #include "placebench/harness/cli/cli.h"
 #include "placebench/harness/cli/options.h"
-#include "placebench/harness/cli/out_file.h"
+#include "placebench/harness/cli/json_output.h"
 #include "placebench/harness/decisions/feasible.h"
 #include "placebench/harness/errors.h"
-#include "placebench/harness/terminal_text.h"
 
 namespace placebench::harness {
 namespace {
@@ -20,17 +18,15 @@ constexpr long long kMaxSearchStates = 1'000'000'000;
 struct FeasibleOptions {
   std::string inventory, job;
   SearchLimits limits;
-  bool json = false, force = false;
-  std::string out;
+  ReportOutput output;
 };
 
 int run_feasible_command(const FeasibleOptions& opt) {
-  OutputTarget out = check_output("--out", opt.out, opt.force);
+  const OutputTarget out = check_report_out(opt.output);
   FeasibilityInput input = load_feasibility_input(opt.inventory, opt.job);
   FeasibilityReport report = assess_feasibility(input.inventory, *input.job, opt.limits);
-  const std::string json = feasibility_json_text(report) + "\n";
-  write_output(out, json);
-  if (!out.to_stdout) std::cout << (opt.json ? json : terminal_lines(render_feasibility_text(report)));
+  emit_report(ReportTargets::with_out(out, opt.output.json),  // the module stamps its JSON itself
+              {[&] { return feasibility_json_text(report) + "\n"; }, [&] { return render_feasibility_text(report); }});
   bool runnable = input.job->locality == Locality::kStrict ? report.job_runnable_strict : report.job_runnable_relaxed;
   return runnable ? kExitOk : kExitFailed;
 }
@@ -46,10 +42,10 @@ void add_feasible_command(CLI::App& app, CommandAction& action) {
   cmd->add_option("--search-limit", opt->limits.max_states, "Search states per host before the greedy fallback (at most 1000000000)")
       ->type_name("N")
       ->transform(whole_number(1, kMaxSearchStates, "POSITIVE"))->default_val(1000000);
-  cmd->add_flag("--json", opt->json, "Print one JSON object (fields in docs/decisions.md)");
-  cmd->add_option("--out", opt->out, "Also write that JSON object to this file (whole or not at all; an existing file only with --force)")
+  cmd->add_flag("--json", opt->output.json, "Print one JSON object (fields in docs/decisions.md)");
+  cmd->add_option("--out", opt->output.out, "Also write that JSON object to this file (whole or not at all; an existing file only with --force)")
       ->type_name("FILE");
-  add_force_flag(*cmd, opt->force);
+  add_force_flag(*cmd, opt->output.force);
   cmd->callback([opt, &action] { action = [opt] { return run_feasible_command(*opt); }; });
 }
 

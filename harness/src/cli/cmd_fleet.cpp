@@ -10,7 +10,7 @@
 
 #include "placebench/harness/cli/cli.h"
 #include "placebench/harness/cli/options.h"
-#include "placebench/harness/cli/out_file.h"
+#include "placebench/harness/cli/json_output.h"
 #include "placebench/harness/errors.h"
 #include "placebench/harness/evidence.h"
 #include "placebench/harness/fleet/fleet.h"
@@ -72,11 +72,12 @@ int run_fleet(const FleetCliOptions& o) {
   const std::string generated_at = report_time();
   fleet::FleetReport report = fleet::analyze_fleet(fleet::load_fleet(o.dirs, options.reference.has_value()), options);
   for (const auto& s : report.input.skipped) std::cerr << "placebench fleet: warning: skipped " << escape_control(s.dir) << ": " << escape_control(s.reason) << "\n";
-  if (json.given()) write_output(json, fleet::fleet_to_json(report, generated_at).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
-  if (junit.given()) write_output(junit, fleet::render_fleet_junit(report, generated_at));
-  if (html.given()) write_output(html, fleet::render_fleet_html(report, generated_at));
-  if (prom.given()) write_output(prom, fleet::render_fleet_prometheus(report));
-  if (!any_on_stdout({&json, &junit, &html, &prom})) std::cout << terminal_lines(fleet::render_fleet_table(report));
+  ReportTargets to = ReportTargets::printing(false);
+  to.files = {{json, [&] { return json_text(fleet::fleet_to_json(report, generated_at), JsonForm::kStampedReplacingBadUtf8); }},
+              {junit, [&] { return fleet::render_fleet_junit(report, generated_at); }},
+              {html, [&] { return fleet::render_fleet_html(report, generated_at); }},
+              {prom, [&] { return fleet::render_fleet_prometheus(report); }}};
+  emit_report(to, {nullptr, [&] { return fleet::render_fleet_table(report); }});
   return report.suspects.empty() ? kExitOk : kExitFailed;
 }
 

@@ -9,7 +9,6 @@
 
 #include "placebench/collectives/clock_sync.h"
 #include "placebench/collectives/gang.h"
-#include "placebench/harness/cli/out_file.h"
 #include "placebench/harness/cli/cli.h"
 #include "placebench/harness/cli/json_output.h"
 #include "placebench/harness/cli/options.h"
@@ -18,9 +17,7 @@
 #include "placebench/harness/collectives_driver/mpi_command.h"
 #include "placebench/harness/collectives_driver/rank_placement.h"
 #include "placebench/harness/errors.h"
-#include "placebench/harness/evidence.h"
 #include "placebench/harness/units.h"
-#include "placebench/harness/terminal_text.h"
 #include "placebench/kernels/device_runtime.h"
 
 namespace placebench::harness {
@@ -35,9 +32,10 @@ constexpr double kMaxDeadlineS = 3600, kMaxBackoffS = 600;
 struct GangOptions {
   PlanRequest placement;
   std::string backend = "auto", late, late_delay = "0s", missing, deadline = "10s", backoff = "1s", step_bytes = "1M",
-              arm = "local", out, stall_timeout;
+              arm = "local", stall_timeout;
   int retries = 0, gpus_per_rank = 1, steps = 10;
-  bool json = false, allow_single_rank = false, force = false;
+  bool allow_single_rank = false;
+  ReportOutput output;
 };
 
 std::vector<int> parse_ranks(const std::string& text, const std::string& option) {
@@ -109,11 +107,12 @@ PlanRequest rank_request(const Inventory& inv, const PlanRequest& requested, boo
   return request;
 }
 
-// This rank once set up: where it runs and why its backend.
+// This rank once set up: where it runs, why its backend, and (the reporter) where --out goes.
 struct RankSetup {
   RankIdentity who;
   std::unique_ptr<RankPlacement> placement;
   std::string backend_reason;
+  OutputTarget out;
 };
 
 // Everything that can still be bad input once MPI runs (agreed on by all ranks): the job's size, --out
@@ -122,7 +121,7 @@ void set_up_rank(coll::MpiSession& session, const GangOptions& opt, Arm arm, col
   check_not_single_rank(session.size(), "gang", opt.allow_single_rank);
   check_ranks_exist(cfg, session.size());
   // --out is written only after the whole gang has run: checked now, on the rank that will write it.
-  if (session.rank() == coll::gang_reporter(cfg, session.size())) check_output("--out", opt.out, opt.force);
+  if (session.rank() == coll::gang_reporter(cfg, session.size())) rank.out = check_report_out(opt.output);
   Inventory inv = build_inventory(Topology::load_live());
   kernels::DeviceRuntime rt = kernels::query_device_runtime();
   cross_check_live(inv, rt);
@@ -137,15 +136,12 @@ void set_up_rank(coll::MpiSession& session, const GangOptions& opt, Arm arm, col
 }
 
 // The reporter prints the result and writes --out, before any rank exits.
-void report(const GangOptions& opt, const coll::GangConfig& cfg, const coll::GangResult& result, Arm arm,
-            const std::string& backend_reason, const std::vector<std::string>& placements) {
-  GangReport report{cfg, result, backend_reason, arm_name(arm), {}};
+void report(const GangOptions& opt, const RankSetup& rank, const coll::GangConfig& cfg, const coll::GangResult& result,
+            Arm arm, const std::vector<std::string>& placements) {
+  GangReport report{cfg, result, rank.backend_reason, arm_name(arm), {}};
   for (const auto& p : placements) report.placements.push_back(nlohmann::json::parse(p));
-  std::string json = with_evidence(gang_to_json(report)).dump(2) + "\n";
-  const OutputTarget out = check_output("--out", opt.out, opt.force);
-  write_output(out, json);
-  if (!out.to_stdout) std::cout << (opt.json ? json : terminal_lines(render_gang_table(report)));
-  std::cout.flush();
+  emit_report(ReportTargets::with_out(rank.out, opt.output.json),
+              {[&] { return json_text(gang_to_json(report)); }, [&] { return render_gang_table(report); }});
 }
 
 // 0 when this rank stepped in some attempt (the reporter: when the whole gang completed), else 1.
@@ -181,7 +177,7 @@ int run_gang_command(const GangOptions& opt) {
   if (status != 0) return status;
 
   coll::MpiSession session(stall_s);
-  RankSetup rank{rank_identity(session), nullptr, ""};
+  RankSetup rank{rank_identity(session), nullptr, "", {}};
   status = run_setup_agreed(session, [&] { set_up_rank(session, opt, arm, cfg, rank); });
   if (status != 0) return status;
   cfg.backend = agree_on_backend(session, cfg.backend);  // the reason stays the rank's own, as it always has
@@ -193,7 +189,7 @@ int run_gang_command(const GangOptions& opt) {
     std::vector<std::string> placements = session.gather_strings(rank_to_json(rank.who, *rank.placement).dump(), reporter);
     gang = std::make_unique<coll::Gang>(session, cfg, started);
     result = gang->run();
-    if (session.rank() == reporter) report(opt, cfg, result, arm, rank.backend_reason, placements);
+    if (session.rank() == reporter) report(opt, rank, cfg, result, arm, placements);
   } catch (const std::exception& e) {
     abort_job(session, e.what());
   }
@@ -228,9 +224,9 @@ void add_gang_command(CLI::App& app, CommandAction& action) {
   cmd->add_option("--arm", opt->arm, "The arm every rank applies: " + arm_names_list())->type_name("A")->default_val("local");
   add_device_options(cmd, opt->placement.device);
   add_placement_options(cmd, opt->placement);
-  cmd->add_option("--out", opt->out, "Also write the JSON result to this file (before any rank exits)")->type_name("FILE");
-  add_force_flag(*cmd, opt->force);
-  cmd->add_flag("--json", opt->json, "Print the JSON result instead of the summary");
+  cmd->add_option("--out", opt->output.out, "Also write the JSON result to this file (before any rank exits)")->type_name("FILE");
+  add_force_flag(*cmd, opt->output.force);
+  cmd->add_flag("--json", opt->output.json, "Print the JSON result instead of the summary");
   cmd->add_option("--stall-timeout", opt->stall_timeout,
                   "Abort the job when a wait outside the schedule's deadlines makes no progress this long (default "
                   "$PLACEBENCH_STALL_TIMEOUT, else 60s; at most 1h)")

@@ -12,7 +12,6 @@
 #include "placebench/harness/errors.h"
 #include "placebench/harness/units.h"
 #include "placebench/harness/workloads/pipeline.h"
-#include "placebench/harness/terminal_text.h"
 #include "placebench/kernels/device_runtime.h"
 
 namespace placebench::harness {
@@ -74,11 +73,8 @@ int run_pipeline_command(PipelineOptions& opt) {
     cross_check_live(inv, kernels::query_device_runtime());
     result = run_pipeline(inv, c);
   }
-  if (opt.json)
-    std::cout << with_evidence(pipeline_to_json(result)).dump(2) << "\n";
-  else
-    std::cout << terminal_lines(render_pipeline_table(result));
-  std::cout.flush();
+  emit_report(ReportTargets::printing(opt.json),
+              {[&] { return json_text(pipeline_to_json(result)); }, [&] { return render_pipeline_table(result); }});
   if (result.status == "interrupted") {
     std::cerr << "placebench: interrupted after " << result.steps.size() << " measured step(s); results so far printed\n";
     return kExitInterrupted;

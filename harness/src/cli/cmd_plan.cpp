@@ -1,7 +1,6 @@
 // `placebench plan`: each arm's resolved CPU set and memory nodes, on the live machine or a saved topology.
 #include <fmt/format.h>
 
-#include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
 
@@ -11,7 +10,6 @@
 #include "placebench/harness/errors.h"
 #include "placebench/harness/placement/plan.h"
 #include "placebench/harness/topology/inventory.h"
-#include "placebench/harness/terminal_text.h"
 #include "placebench/hostpipe/cpulist.h"
 
 namespace placebench::harness {
@@ -71,10 +69,8 @@ int run_plan(PlanOptions& opt) {
   if (topo.is_live()) cross_check_live(inv, kernels::query_device_runtime());
   opt.request.arms = parse_arm_list(opt.arms, "--arms");
   std::vector<ArmPlan> plans = plan_arms(inv, opt.request);
-  if (opt.json)
-    std::cout << with_evidence(plan_to_json(inv, plans)).dump(2) << "\n";
-  else
-    std::cout << terminal_lines(plan_table(inv, plans));
+  emit_report(ReportTargets::printing(opt.json),
+              {[&] { return json_text(plan_to_json(inv, plans)); }, [&] { return plan_table(inv, plans); }});
   return kExitOk;
 }
 

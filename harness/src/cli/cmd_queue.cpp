@@ -22,13 +22,16 @@ struct QueueOptions {
 };
 
 int run_queue_command(const QueueOptions& opt) {
-  refuse_existing_out(opt.output);
+  const OutputTarget out = check_report_out(opt.output);
   FeasibilityInput inv = parse_feasibility_text(
       read_input_file(opt.inventory, "give --inventory a YAML or JSON inventory (the `feasible` format)", kMaxConfigBytes), opt.inventory);
   JobMix mix = load_job_mix(opt.mix);
   if (opt.seed) mix.seed = static_cast<std::uint64_t>(*opt.seed);
   QueueReplay replay = replay_queue(inv.inventory, mix, all_combinations());
-  return emit_report(queue_replay_to_json(replay), render_queue_table(replay), opt.output);
+  emit_report(ReportTargets::with_out(out, opt.output.json),
+              {[&] { return json_text(queue_replay_to_json(replay), JsonForm::kStampedReplacingBadUtf8); },
+               [&] { return render_queue_table(replay); }});
+  return kExitOk;
 }
 
 }  // namespace

@@ -15,12 +15,12 @@
 
 #include "placebench/collectives/mpi_session.h"
 #include "placebench/harness/cli/cli.h"
+#include "placebench/harness/cli/json_output.h"
 #include "placebench/harness/cli/options.h"
 #include "placebench/harness/collectives_driver/mpi_command.h"
 #include "placebench/harness/errors.h"
 #include "placebench/harness/runner/default_config.h"
 #include "placebench/harness/runner/experiment_runner.h"
-#include "placebench/harness/terminal_text.h"
 
 namespace placebench::harness {
 namespace {
@@ -83,8 +83,9 @@ bool under_mpirun() {
   return world && std::atoi(world) > 1;
 }
 
+// The verdict table (the one path of a command's table, json_output.h), then where the results are.
 void print_outcome(const RunOutcome& outcome) {
-  std::cout << terminal_lines(render_analysis_table(outcome.classes, outcome.complete));
+  print_table(render_analysis_table(outcome.classes, outcome.complete));
   if (!outcome.node_dirs.empty()) {
     // --per-node: the table is this node's; every node's directory follows.
     std::cout << "Results (" << outcome.node_dirs.size() << " node" << (outcome.node_dirs.size() == 1 ? "" : "s")

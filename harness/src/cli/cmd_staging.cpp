@@ -1,5 +1,4 @@
 // `placebench staging`: host-to-device (or host-node-to-device-node) copy bandwidth per arm and size.
-#include <iostream>
 #include <memory>
 
 #include "placebench/harness/cli/cli.h"
@@ -8,7 +7,6 @@
 #include "placebench/harness/errors.h"
 #include "placebench/harness/units.h"
 #include "placebench/harness/workloads/staging.h"
-#include "placebench/harness/terminal_text.h"
 
 namespace placebench::harness {
 namespace {
@@ -32,10 +30,8 @@ int run_staging_command(StagingOptions& opt) {
   Inventory inv = build_inventory(topo);
   cross_check_live(inv, kernels::query_device_runtime());
   StagingResult result = run_staging(inv, opt.config);
-  if (opt.json)
-    std::cout << with_evidence(staging_to_json(result)).dump(2) << "\n";
-  else
-    std::cout << terminal_lines(render_staging_table(result));
+  emit_report(ReportTargets::printing(opt.json),
+              {[&] { return json_text(staging_to_json(result)); }, [&] { return render_staging_table(result); }});
   return kExitOk;
 }
 

@@ -4,13 +4,13 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
-#include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string_view>
 
 #include "placebench/harness/cli/cli.h"
+#include "placebench/harness/cli/json_output.h"
 #include "placebench/harness/cli/options.h"
 #include "placebench/harness/errors.h"
 #include "placebench/harness/input_limits.h"
@@ -83,47 +83,68 @@ nlohmann::json interval_facts(bool coverage_met, double achieved, stats::Method 
           {"method", std::string(stats::to_string(method))}, {"construction", construction}};
 }
 
-int run_stats(const StatsOptions& o) {
+// Both files' medians with their CIs, the Hodges-Lehmann shift of B - A and the rank test's p-value.
+struct StatsResult {
+  std::size_t n_a = 0, n_b = 0;
+  stats::QuantileCi sa, sb;
+  stats::ShiftCi hl;
+  stats::RankTest test;
+  bool paired = false;
+  double confidence = 0.95;
+  const char* test_name() const { return paired ? "wilcoxon signed-rank" : "mann-whitney u"; }
+  bool coverage_met() const { return hl.coverage_met && sa.coverage_met && sb.coverage_met; }
+};
+
+StatsResult compute_stats(const StatsOptions& o) {
   std::vector<double> a = read_numbers(o.file_a), b = read_numbers(o.file_b);
   if (o.paired && a.size() != b.size())
     throw InputError(fmt::format("--paired: {} has {} numbers and {} has {}; paired data needs one pair per line",
                                  o.file_a, a.size(), o.file_b, b.size()));
-  auto sa = stats::quantile_ci(a, 0.5, o.confidence), sb = stats::quantile_ci(b, 0.5, o.confidence);
-  stats::ShiftCi hl;
-  stats::RankTest test;
+  StatsResult r{a.size(), b.size(), stats::quantile_ci(a, 0.5, o.confidence), stats::quantile_ci(b, 0.5, o.confidence), {}, {},
+                o.paired, o.confidence};
   if (o.paired) {
     std::vector<double> d(a.size());
     for (std::size_t i = 0; i < a.size(); ++i) d[i] = b[i] - a[i];
-    hl = stats::hodges_lehmann_one_sample(d, o.confidence);
-    test = stats::wilcoxon_signed_rank(d);
+    r.hl = stats::hodges_lehmann_one_sample(d, o.confidence);
+    r.test = stats::wilcoxon_signed_rank(d);
   } else {
-    hl = stats::hodges_lehmann_two_sample(a, b, o.confidence);
-    test = stats::mann_whitney_u(a, b);
+    r.hl = stats::hodges_lehmann_two_sample(a, b, o.confidence);
+    r.test = stats::mann_whitney_u(a, b);
   }
-  nlohmann::json j = {{"n_a", a.size()}, {"n_b", b.size()}, {"median_a", sa.estimate}, {"median_b", sb.estimate},
-                      {"median_ci_a", {sa.lower, sa.upper}}, {"median_ci_b", {sb.lower, sb.upper}},
-                      {"hl_shift", hl.estimate}, {"hl_ci", {hl.lower, hl.upper}}, {"p_value", test.p_value},
-                      {"paired", o.paired}, {"confidence", o.confidence},
-                      {"test", o.paired ? "wilcoxon signed-rank" : "mann-whitney u"},
-                      {"coverage_met", hl.coverage_met && sa.coverage_met && sb.coverage_met},
-                      {"intervals", {{"median_ci_a", interval_facts(sa.coverage_met, sa.achieved_confidence, sa.method,
-                                                                    "order statistics (Le Boudec Thm 2.1)")},
-                                     {"median_ci_b", interval_facts(sb.coverage_met, sb.achieved_confidence, sb.method,
-                                                                    "order statistics (Le Boudec Thm 2.1)")},
-                                     {"hl_ci", interval_facts(hl.coverage_met, hl.achieved_confidence, hl.method,
-                                                              o.paired ? "Walsh averages, signed-rank null (H&W 3.3)"
-                                                                       : "pairwise differences, rank-sum null (H&W 4.3)")}}},
-                      {"test_method", std::string(stats::to_string(test.method))}};
-  if (o.json) {
-    std::cout << j.dump(2) << "\n";
-    return kExitOk;
-  }
-  std::cout << fmt::format("A: n={} median {:.6g} CI [{:.6g}, {:.6g}]\n", a.size(), sa.estimate, sa.lower, sa.upper);
-  std::cout << fmt::format("B: n={} median {:.6g} CI [{:.6g}, {:.6g}]\n", b.size(), sb.estimate, sb.lower, sb.upper);
-  std::cout << fmt::format("Hodges-Lehmann shift of B - A ({}): {:.6g}, {:.0f}% CI [{:.6g}, {:.6g}], {} p = {:.4g}\n",
-                           o.paired ? "paired" : "unpaired", hl.estimate, o.confidence * 100, hl.lower, hl.upper,
-                           j["test"].get<std::string>(), test.p_value);
-  if (!j["coverage_met"].get<bool>()) std::cout << "Note: too few values for the requested confidence; CIs span the data\n";
+  return r;
+}
+
+nlohmann::json stats_to_json(const StatsResult& r) {
+  const stats::QuantileCi &sa = r.sa, &sb = r.sb;
+  const stats::ShiftCi& hl = r.hl;
+  return {{"n_a", r.n_a}, {"n_b", r.n_b}, {"median_a", sa.estimate}, {"median_b", sb.estimate},
+          {"median_ci_a", {sa.lower, sa.upper}}, {"median_ci_b", {sb.lower, sb.upper}},
+          {"hl_shift", hl.estimate}, {"hl_ci", {hl.lower, hl.upper}}, {"p_value", r.test.p_value},
+          {"paired", r.paired}, {"confidence", r.confidence}, {"test", r.test_name()}, {"coverage_met", r.coverage_met()},
+          {"intervals", {{"median_ci_a", interval_facts(sa.coverage_met, sa.achieved_confidence, sa.method,
+                                                        "order statistics (Le Boudec Thm 2.1)")},
+                         {"median_ci_b", interval_facts(sb.coverage_met, sb.achieved_confidence, sb.method,
+                                                        "order statistics (Le Boudec Thm 2.1)")},
+                         {"hl_ci", interval_facts(hl.coverage_met, hl.achieved_confidence, hl.method,
+                                                  r.paired ? "Walsh averages, signed-rank null (H&W 3.3)"
+                                                           : "pairwise differences, rank-sum null (H&W 4.3)")}}},
+          {"test_method", std::string(stats::to_string(r.test.method))}};
+}
+
+std::string stats_text(const StatsResult& r) {
+  std::string out = fmt::format("A: n={} median {:.6g} CI [{:.6g}, {:.6g}]\n", r.n_a, r.sa.estimate, r.sa.lower, r.sa.upper);
+  out += fmt::format("B: n={} median {:.6g} CI [{:.6g}, {:.6g}]\n", r.n_b, r.sb.estimate, r.sb.lower, r.sb.upper);
+  out += fmt::format("Hodges-Lehmann shift of B - A ({}): {:.6g}, {:.0f}% CI [{:.6g}, {:.6g}], {} p = {:.4g}\n",
+                     r.paired ? "paired" : "unpaired", r.hl.estimate, r.confidence * 100, r.hl.lower, r.hl.upper,
+                     r.test_name(), r.test.p_value);
+  if (!r.coverage_met()) out += "Note: too few values for the requested confidence; CIs span the data\n";
+  return out;
+}
+
+int run_stats(const StatsOptions& o) {
+  const StatsResult r = compute_stats(o);
+  emit_report(ReportTargets::printing(o.json),  // no evidence stamp: numbers from any two files
+              {[&] { return json_text(stats_to_json(r), JsonForm::kUnstamped); }, [&] { return stats_text(r); }});
   return kExitOk;
 }
 

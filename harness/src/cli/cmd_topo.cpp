@@ -13,7 +13,6 @@
 #include "placebench/harness/errors.h"
 #include "placebench/harness/topology/inventory_diff.h"
 #include "placebench/harness/topology/inventory_format.h"
-#include "placebench/harness/terminal_text.h"
 
 namespace placebench::harness {
 namespace {
@@ -59,10 +58,8 @@ int run_topo(const TopoOptions& opt) {
   Inventory inv = build_inventory(topo, parse_pci_gpus(opt.pci_gpus));
   if (topo.is_live()) cross_check_live(inv, kernels::query_device_runtime());
   if (!opt.expect_file.empty()) return report_expected_inventory(inv, topo.is_live(), opt.expect_file, opt.json, std::cout);
-  if (opt.json)
-    std::cout << with_evidence(inventory_to_json(inv)).dump(2) << "\n";
-  else
-    std::cout << terminal_lines(render_inventory_table(inv));
+  emit_report(ReportTargets::printing(opt.json),
+              {[&] { return json_text(inventory_to_json(inv)); }, [&] { return render_inventory_table(inv); }});
   return kExitOk;
 }
 

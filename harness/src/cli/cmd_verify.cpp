@@ -2,18 +2,15 @@
 // where the thread and the pages really are. Exit 0 only when the record is `verified`.
 #include <fmt/format.h>
 
-#include <iostream>
 #include <memory>
 
 #include "placebench/harness/cli/cli.h"
 #include "placebench/harness/cli/options.h"
-#include "placebench/harness/cli/out_file.h"
 #include "placebench/harness/errors.h"
 #include "placebench/harness/cli/json_output.h"
 #include "placebench/harness/placement/record.h"
 #include "placebench/harness/topology/inventory.h"
 #include "placebench/harness/units.h"
-#include "placebench/harness/terminal_text.h"
 #include "placebench/hostpipe/cpulist.h"
 #include "placebench/hostpipe/process_limits.h"
 #include "placebench/kernels/staging_copy.h"
@@ -25,16 +22,15 @@ struct VerifyOptions {
   std::string arm;
   std::string bytes = "64M";
   PlanRequest request;
-  bool json = false, force = false;
-  std::string out;
+  ReportOutput output;
 };
 
-// The JSON verify prints and writes: the placement record with its schema version and evidence.
+// The JSON verify prints and writes: the placement record with its schema version (and evidence).
 constexpr int kVerifySchemaVersion = 1;
 nlohmann::json verify_json(const PlacementRecord& record) {
   nlohmann::json j = placement_to_json(record);
   j["schema_version"] = kVerifySchemaVersion;
-  return with_evidence(std::move(j));
+  return j;
 }
 
 std::string record_table(const PlacementRecord& r, std::size_t bytes) {
@@ -70,7 +66,7 @@ int run_verify(VerifyOptions& opt) {
   if (!arm) throw InputError("--arm: unknown arm '" + opt.arm + "'; accepted: " + arm_names_list());
   std::size_t bytes = parse_size(opt.bytes, "--bytes", kMaxBufferBytes);
   check_verify_memory(bytes);
-  OutputTarget out = check_output("--out", opt.out, opt.force);
+  const OutputTarget out = check_report_out(opt.output);
   Topology topo = Topology::load_live();  // verification only ever runs on the live machine
   Inventory inv = build_inventory(topo);
   cross_check_live(inv, kernels::query_device_runtime());
@@ -90,9 +86,8 @@ int run_verify(VerifyOptions& opt) {
       placed.record.status = "failed";
     }
   }
-  std::string json = verify_json(placed.record).dump(2) + "\n";
-  write_output(out, json);  // a failed record is evidence too
-  if (!out.to_stdout) std::cout << (opt.json ? json : terminal_lines(record_table(placed.record, bytes)));
+  emit_report(ReportTargets::with_out(out, opt.output.json),  // a failed record is evidence too
+              {[&] { return json_text(verify_json(placed.record)); }, [&] { return record_table(placed.record, bytes); }});
   if (registered) kernels::host_unregister(placed.buffer.data());
   return placed.record.status == "verified" ? kExitOk : kExitFailed;
 }
@@ -106,10 +101,10 @@ void add_verify_command(CLI::App& app, CommandAction& action) {
   add_device_options(cmd, opt->request.device);
   cmd->add_option("--bytes", opt->bytes, "Buffer to allocate and touch (4K, 64M = 64 MiB, 64MB = 64,000,000 bytes; at most 1T and 80% of MemAvailable)")->type_name("SIZE")->default_val("64M");
   add_placement_options(cmd, opt->request);
-  cmd->add_flag("--json", opt->json, "Print the placement record as JSON");
-  cmd->add_option("--out", opt->out, "Also write the JSON record to this file (whole or not at all; an existing file only with --force)")
+  cmd->add_flag("--json", opt->output.json, "Print the placement record as JSON");
+  cmd->add_option("--out", opt->output.out, "Also write the JSON record to this file (whole or not at all; an existing file only with --force)")
       ->type_name("FILE");
-  add_force_flag(*cmd, opt->force);
+  add_force_flag(*cmd, opt->output.force);
   cmd->callback([opt, &action] { action = [opt] { return run_verify(*opt); }; });
 }
 
