@@ -39,10 +39,11 @@ void catch_stop_signals() {
 }
 
 struct RunCliOptions {
-  std::string config_file, out, resume, rounds, order, fail_on;
+  std::string config_file, out, resume, rounds, order, fail_on, progress;
   std::optional<std::uint64_t> seed;
   std::string command_line;
   bool per_node = false;
+  bool quiet = false;
 };
 
 // A seed for a run whose config and command line name none: each run its own schedule (recorded in
@@ -122,7 +123,8 @@ int run_run(const RunCliOptions& o) {
     apply_overrides(cfg, o);
   }
   catch_stop_signals();
-  RunOptions ro{o.out, o.resume, o.command_line, static_cast<bool>(isatty(STDERR_FILENO)), o.per_node};
+  RunOptions ro{o.out, o.resume, o.command_line, progress_settings(o.progress, o.quiet, isatty(STDERR_FILENO) != 0),
+                o.per_node};
   if (!under_mpirun()) {
     RunOutcome outcome = run_experiment(std::move(cfg), ro, g_stop_requested, std::cerr);
     print_outcome(outcome);
@@ -175,6 +177,14 @@ void add_run_command(CLI::App& app, CommandAction& action, const std::string& co
   cmd->add_option("--fail-on", o->fail_on, "Exit 3 when any arm gets this verdict (for cluster CI)")
       ->check(CLI::IsMember({"slower", "inconclusive", "faster", "equivalent"}))
       ->type_name("VERDICT");
+  auto* progress = cmd->add_option("--progress", o->progress,
+                                   "Progress on stderr: one updating line (tty), a line at the first trial, every 10 s "
+                                   "and the end (plain), or none (default $PLACEBENCH_PROGRESS, else auto: tty on a "
+                                   "terminal, else plain)")
+                       ->check(CLI::IsMember({"auto", "tty", "plain", "none"}))
+                       ->type_name("auto|tty|plain|none");
+  cmd->add_flag("--quiet", o->quiet, "No progress: nothing on stderr but warnings and errors (--progress=none)")
+      ->excludes(progress);
   cmd->callback([o, &action] { action = [o] { return run_run(*o); }; });
 }
 
