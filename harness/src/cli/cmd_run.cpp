@@ -44,6 +44,7 @@ struct RunCliOptions {
   std::string command_line;
   bool per_node = false;
   bool quiet = false;
+  bool wide = false;
 };
 
 // A seed for a run whose config and command line name none: each run its own schedule (recorded in
@@ -84,8 +85,8 @@ bool under_mpirun() {
   return world && std::atoi(world) > 1;
 }
 
-void print_outcome(const RunOutcome& outcome) {
-  std::cout << terminal_lines(render_analysis_table(outcome.classes, outcome.complete));
+void print_outcome(const RunOutcome& outcome, bool wide) {
+  std::cout << terminal_lines(render_analysis_table(outcome.classes, outcome.complete, wide));
   if (!outcome.node_dirs.empty()) {
     // --per-node: the table is this node's; every node's directory follows.
     std::cout << "Results (" << outcome.node_dirs.size() << " node" << (outcome.node_dirs.size() == 1 ? "" : "s")
@@ -127,7 +128,7 @@ int run_run(const RunCliOptions& o) {
                 o.per_node};
   if (!under_mpirun()) {
     RunOutcome outcome = run_experiment(std::move(cfg), ro, g_stop_requested, std::cerr);
-    print_outcome(outcome);
+    print_outcome(outcome, o.wide);
     return exit_status(outcome, o.fail_on);
   }
   // Under mpirun: every rank runs the schedule, rank 0 writes and prints. Anything that fails once
@@ -147,7 +148,7 @@ int run_run(const RunCliOptions& o) {
   } catch (const std::exception& e) {
     abort_job(session, e.what());
   }
-  if (session.rank() == 0) print_outcome(outcome);
+  if (session.rank() == 0) print_outcome(outcome, o.wide);
   if (o.per_node) {
     // Every node's writer checks --fail-on against its own verdicts; the job's status is the worst.
     int mine = outcome.dir.empty() ? (outcome.complete ? kExitOk : kExitInterrupted) : exit_status(outcome, o.fail_on);
@@ -185,6 +186,7 @@ void add_run_command(CLI::App& app, CommandAction& action, const std::string& co
                        ->type_name("auto|tty|plain|none");
   cmd->add_flag("--quiet", o->quiet, "No progress: nothing on stderr but warnings and errors (--progress=none)")
       ->excludes(progress);
+  cmd->add_flag("--wide", o->wide, "Every column of the verdict table (role, CI over rounds, ratio rounds), wider than 100");
   cmd->callback([o, &action] { action = [o] { return run_run(*o); }; });
 }
 
