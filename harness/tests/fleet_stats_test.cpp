@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <map>
+#include <sstream>
 
 #include "placebench/harness/fleet/fleet.h"
 #include "placebench/harness/topology/inventory_read.h"
@@ -172,7 +173,7 @@ TEST(FleetPrinters, TableGolden) {
   in.nodes = {node("a", 100), node("b", 140), node("c", 101)};
   FleetReport r = analyze_fleet(in, FleetOptions{});
   // By hand: b against the nearer of {100, 101} is 140 / 101 = +38.6%; a is 100 / 101, c 101 / 100.
-  EXPECT_EQ(render_fleet_table(r),
+  EXPECT_EQ(render_fleet_table(r, /*wide=*/true),
             "fleet: 3 nodes, 1 suspect, tolerance 10%, 1 metrics\n"
             "host  verdict      worst  where / reasons\n"
             "a     pass         -1.0%  k/local gpu 0\n"
@@ -181,4 +182,17 @@ TEST(FleetPrinters, TableGolden) {
             "10 rounds; tolerance 10%)\n"
             "c     pass         +0.0%  k/local gpu 0\n"
             "suspects, worst first: b\n");
+}
+
+// By default a reason wraps at spaces to 100 columns, its continuation under its text.
+TEST(FleetPrinters, TableReasonsWrapAt100Columns) {
+  FleetInput in;
+  in.nodes = {node("a", 100), node("b", 140), node("c", 101)};
+  const std::string table = render_fleet_table(analyze_fleet(in, FleetOptions{}));
+  EXPECT_NE(table.find("        - k/local gpu 0: median +38.6% slower than the fleet median of its 2 peers (CI +37.2% ..\n"
+                       "          +40.0% over 10 rounds; tolerance 10%)\n"),
+            std::string::npos)
+      << table;
+  std::istringstream lines(table);
+  for (std::string line; std::getline(lines, line);) EXPECT_LE(line.size(), 100u) << line;
 }

@@ -187,7 +187,7 @@ TEST(RunAnalysis, AControlThatDiffersFromTheBaselineFailsItsAaCheck) {
 
 TEST(RunAnalysis, TheTableSaysWhichRoundsAreBehindEachFigure) {
   const auto classes = analyze_run(two_arm_config(), rounds(22, 1.0));
-  const std::string table = render_analysis_table(classes, true);
+  const std::string table = render_analysis_table(classes, true, /*wide=*/true);
   EXPECT_NE(table.find("ratio rounds"), std::string::npos) << table;
   const ArmAnalysis& a = arm(classes.at(0), "unpinned");
   // One-sided detectable effects: the faster side is smaller in percent than the slower side.
@@ -196,6 +196,12 @@ TEST(RunAnalysis, TheTableSaysWhichRoundsAreBehindEachFigure) {
   EXPECT_LT(-*a.detectable_below_pct, *a.detectable_pct);
   EXPECT_NE(table.find(fmt::format("{:+.1f}/{:+.1f}%", *a.detectable_below_pct, *a.detectable_pct)), std::string::npos)
       << table;
+  // The default layout: the rounds behind the ratio only where they differ from the value's, explained.
+  const std::string compact = render_analysis_table(classes, true);
+  const std::string both = fmt::format("{}/{}", a.statistic_rounds, a.n_rounds);
+  EXPECT_EQ(compact.find(both) != std::string::npos, a.statistic_rounds != a.n_rounds) << compact;
+  EXPECT_EQ(compact.find("rounds a/b:") != std::string::npos, a.statistic_rounds != a.n_rounds) << compact;
+  EXPECT_NE(compact.find(fmt::format("{:+.1f}/{:+.1f}", *a.detectable_below_pct, *a.detectable_pct)), std::string::npos);
 }
 
 // summary.json's reader refuses an arm whose fields contradict each other, naming the field.

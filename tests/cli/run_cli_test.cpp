@@ -205,3 +205,41 @@ TEST(StatsCli, PairedAndUnpairedOnFiles) {
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_NE(bad.err.find("b.txt:2: 'banana' is not a number"), std::string::npos) << bad.err;
 }
+
+namespace {
+
+// The progress lines in a command's stderr (not its warnings).
+int progress_lines(const std::string& err) {
+  int n = 0;
+  std::istringstream in(err);
+  for (std::string line; std::getline(in, line);) n += line.find("trials (at most)") != std::string::npos;
+  return n;
+}
+
+}  // namespace
+
+// --progress and --quiet (progress.h): plain writes its first and last line and not one per trial; --quiet
+// (or PLACEBENCH_PROGRESS=none) leaves stderr to warnings and errors; a wrong value is bad input.
+TEST(RunCli, ProgressModes) {
+  auto plain = run_command({placebench_binary(), "run", "--config", tiny(), "--out", fresh_dir("plain"), "--seed", "11",
+                            "--progress", "plain"});
+  ASSERT_EQ(plain.exit_code, 0) << plain.err;
+  EXPECT_NE(plain.err.find("placebench run: 0/8 trials (at most), ETA after the first trial; class tiny round 1/4 arm "),
+            std::string::npos)
+      << plain.err;
+  EXPECT_NE(plain.err.find(" trials (at most) done, "), std::string::npos) << plain.err;
+  EXPECT_LE(progress_lines(plain.err), 3) << plain.err;  // the tiny run lasts under 10 s: first, maybe one, last
+  auto quiet = run_command({placebench_binary(), "run", "--config", tiny(), "--out", fresh_dir("quiet"), "--quiet"});
+  ASSERT_EQ(quiet.exit_code, 0) << quiet.err;
+  EXPECT_EQ(progress_lines(quiet.err), 0) << quiet.err;  // warnings (a loaded node) may remain
+  EXPECT_NE(quiet.out.find("Class tiny"), std::string::npos);
+  auto env = run_command({placebench_binary(), "run", "--config", tiny(), "--out", fresh_dir("env")}, 60,
+                         {"PLACEBENCH_PROGRESS=none"});
+  ASSERT_EQ(env.exit_code, 0) << env.err;
+  EXPECT_EQ(progress_lines(env.err), 0) << env.err;
+  auto bad = run_command({placebench_binary(), "run", "--config", tiny(), "--out", fresh_dir("bad")}, 60,
+                         {"PLACEBENCH_PROGRESS=loud"});
+  EXPECT_EQ(bad.exit_code, 2) << bad.err;
+  EXPECT_NE(bad.err.find("PLACEBENCH_PROGRESS loud: not auto, tty, plain or none"), std::string::npos) << bad.err;
+  EXPECT_EQ(run_command({placebench_binary(), "run", "--quiet", "--progress", "plain"}).exit_code, 2);
+}

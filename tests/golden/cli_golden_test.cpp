@@ -25,6 +25,8 @@ TEST(GoldenCli, CompareTinyRun) {
 TEST(GoldenCli, CompareMixedRun) {
   expect_cli_golden({"compare", fixture("results/mixed-run")}, 0, "compare-mixed-run.txt");
   expect_cli_golden({"compare", fixture("results/mixed-run"), "--json"}, 0, "compare-mixed-run.json");
+  // --wide: every column, as the table was before it fitted 100 columns.
+  expect_cli_golden({"compare", fixture("results/mixed-run"), "--wide"}, 0, "compare-mixed-run-wide.txt");
 }
 
 // A run stopped part-way (a copy of tiny-run with its first trials only and no summary.json): the table

@@ -34,6 +34,8 @@ TEST(GoldenFleet, OneSlowNodeEveryFormat) {
                     1, "fleet-one-slow.txt", tmp, kReproducible);
   for (const char* ext : {"json", "xml", "html", "prom"})
     EXPECT_TRUE(matches_golden(read_text(out + ext), std::string("cli/fleet-one-slow.") + ext, tmp)) << ext;
+  // --wide: each reason on one line (by default they wrap at 100 columns).
+  expect_cli_golden({"fleet", dir, "--wide"}, 1, "fleet-one-slow-wide.txt", tmp, kReproducible);
 }
 
 // The committed tiny-run as three hosts (the same measurements under three names): no suspect, exit 0;

@@ -23,6 +23,7 @@ struct CompareOptions {
   std::string dir;
   bool json = false;
   bool write_summary = false;
+  bool wide = false;
 };
 
 // The summary.json on disk, checked; nullopt when there is none, or when it is damaged and about to be
@@ -82,7 +83,7 @@ int run_compare(const CompareOptions& o) {
   if (o.write_summary || !rd.has_summary()) write_summary(rd, summary, o.write_summary);
   emit_report(ReportTargets::printing(o.json),  // summary.json's own form: no evidence stamp
               {[&] { return json_text(summary_to_json(summary), JsonForm::kUnstamped); },
-               [&] { return render_analysis_table(classes, complete); }});
+               [&] { return render_analysis_table(classes, complete, o.wide); }});
   return kExitOk;
 }
 
@@ -94,6 +95,7 @@ void add_compare_command(CLI::App& app, CommandAction& action) {
   cmd->add_option("dir", o->dir, "The run directory")->required()->type_name("DIR");
   cmd->add_flag("--json", o->json, "Print summary.json's form: classes, arms, ratios, CIs, verdicts, complete");
   cmd->add_flag("--write-summary", o->write_summary, "Rewrite DIR/summary.json from trials.jsonl (it is written when missing)");
+  cmd->add_flag("--wide", o->wide, "Every column of the verdict table (role, CI over rounds, ratio rounds), wider than 100");
   cmd->callback([o, &action] { action = [o] { return run_compare(*o); }; });
 }
 

@@ -25,6 +25,7 @@ struct FleetCliOptions {
   std::string metrics;  // CLASS[/ARM],...
   double tolerance_pct = 10;
   bool force = false;
+  bool wide = false;
 };
 
 // The report's time: SOURCE_DATE_EPOCH (reproducible builds' convention, Unix seconds) when set, so the
@@ -77,7 +78,7 @@ int run_fleet(const FleetCliOptions& o) {
               {junit, [&] { return fleet::render_fleet_junit(report, generated_at); }},
               {html, [&] { return fleet::render_fleet_html(report, generated_at); }},
               {prom, [&] { return fleet::render_fleet_prometheus(report); }}};
-  emit_report(to, {nullptr, [&] { return fleet::render_fleet_table(report); }});
+  emit_report(to, {nullptr, [&] { return fleet::render_fleet_table(report, o.wide); }});
   return report.suspects.empty() ? kExitOk : kExitFailed;
 }
 
@@ -102,6 +103,7 @@ void add_fleet_command(CLI::App& app, CommandAction& action) {
   cmd->add_option("--prometheus", o->prometheus, "Write Prometheus text format here (node_exporter textfile collector: a .prom file)")
       ->type_name("OUT.prom");
   add_force_flag(*cmd, o->force);
+  cmd->add_flag("--wide", o->wide, "Each reason of the table on one line, however long (default: wrapped to 100 columns)");
   cmd->callback([o, &action] { action = [o] { return run_fleet(*o); }; });
 }
 

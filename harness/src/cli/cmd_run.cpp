@@ -39,10 +39,12 @@ void catch_stop_signals() {
 }
 
 struct RunCliOptions {
-  std::string config_file, out, resume, rounds, order, fail_on;
+  std::string config_file, out, resume, rounds, order, fail_on, progress;
   std::optional<std::uint64_t> seed;
   std::string command_line;
   bool per_node = false;
+  bool quiet = false;
+  bool wide = false;
 };
 
 // A seed for a run whose config and command line name none: each run its own schedule (recorded in
@@ -84,8 +86,8 @@ bool under_mpirun() {
 }
 
 // The verdict table (the one path of a command's table, json_output.h), then where the results are.
-void print_outcome(const RunOutcome& outcome) {
-  print_table(render_analysis_table(outcome.classes, outcome.complete));
+void print_outcome(const RunOutcome& outcome, bool wide) {
+  print_table(render_analysis_table(outcome.classes, outcome.complete, wide));
   if (!outcome.node_dirs.empty()) {
     // --per-node: the table is this node's; every node's directory follows.
     std::cout << "Results (" << outcome.node_dirs.size() << " node" << (outcome.node_dirs.size() == 1 ? "" : "s")
@@ -123,10 +125,11 @@ int run_run(const RunCliOptions& o) {
     apply_overrides(cfg, o);
   }
   catch_stop_signals();
-  RunOptions ro{o.out, o.resume, o.command_line, static_cast<bool>(isatty(STDERR_FILENO)), o.per_node};
+  RunOptions ro{o.out, o.resume, o.command_line, progress_settings(o.progress, o.quiet, isatty(STDERR_FILENO) != 0),
+                o.per_node};
   if (!under_mpirun()) {
     RunOutcome outcome = run_experiment(std::move(cfg), ro, g_stop_requested, std::cerr);
-    print_outcome(outcome);
+    print_outcome(outcome, o.wide);
     return exit_status(outcome, o.fail_on);
   }
   // Under mpirun: every rank runs the schedule, rank 0 writes and prints. Anything that fails once
@@ -146,7 +149,7 @@ int run_run(const RunCliOptions& o) {
   } catch (const std::exception& e) {
     abort_job(session, e.what());
   }
-  if (session.rank() == 0) print_outcome(outcome);
+  if (session.rank() == 0) print_outcome(outcome, o.wide);
   if (o.per_node) {
     // Every node's writer checks --fail-on against its own verdicts; the job's status is the worst.
     int mine = outcome.dir.empty() ? (outcome.complete ? kExitOk : kExitInterrupted) : exit_status(outcome, o.fail_on);
@@ -176,6 +179,15 @@ void add_run_command(CLI::App& app, CommandAction& action, const std::string& co
   cmd->add_option("--fail-on", o->fail_on, "Exit 3 when any arm gets this verdict (for cluster CI)")
       ->check(CLI::IsMember({"slower", "inconclusive", "faster", "equivalent"}))
       ->type_name("VERDICT");
+  auto* progress = cmd->add_option("--progress", o->progress,
+                                   "Progress on stderr: one updating line (tty), a line at the first trial, every 10 s "
+                                   "and the end (plain), or none (default $PLACEBENCH_PROGRESS, else auto: tty on a "
+                                   "terminal, else plain)")
+                       ->check(CLI::IsMember({"auto", "tty", "plain", "none"}))
+                       ->type_name("auto|tty|plain|none");
+  cmd->add_flag("--quiet", o->quiet, "No progress: nothing on stderr but warnings and errors (--progress=none)")
+      ->excludes(progress);
+  cmd->add_flag("--wide", o->wide, "Every column of the verdict table (role, CI over rounds, ratio rounds), wider than 100");
   cmd->callback([o, &action] { action = [o] { return run_run(*o); }; });
 }
 

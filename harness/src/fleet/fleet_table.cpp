@@ -1,5 +1,5 @@
 // The fleet report as a console table: one line per node (verdict, worst slowdown against its peers,
-// reasons), then the warnings. The numbers behind it are in the JSON.
+// reasons, wrapped to 100 columns unless --wide), then the warnings. The numbers behind it are in the JSON.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -10,8 +10,35 @@
 #include "placebench/harness/terminal_text.h"
 
 namespace placebench::harness::fleet {
+namespace {
 
-std::string render_fleet_table(const FleetReport& r) {
+constexpr std::size_t kColumns = 100;  // the default table's width (--wide: none)
+
+// A reason beneath its node: "- TEXT" indented under the host column; by default wrapped at spaces to 100
+// columns, the continuation lines indented under the text (a word longer than the line stays whole).
+std::string reason_lines(const std::string& reason, std::size_t width, bool wide) {
+  const std::string first = std::string(width + 4, ' ') + "- ";
+  if (wide || first.size() + reason.size() <= kColumns) return first + reason + "\n";
+  std::string out, line = first;
+  bool fresh = true;  // no word on `line` yet
+  for (std::size_t start = 0; start < reason.size();) {
+    std::size_t end = std::min(reason.find(' ', start), reason.size());
+    std::string word = reason.substr(start, end - start);
+    start = end + 1;
+    if (!fresh && line.size() + 1 + word.size() > kColumns) {
+      out += line + "\n";
+      line = std::string(first.size(), ' ');
+      fresh = true;
+    }
+    line += (fresh ? "" : " ") + word;
+    fresh = false;
+  }
+  return out + line + "\n";
+}
+
+}  // namespace
+
+std::string render_fleet_table(const FleetReport& r, bool wide) {
   std::map<std::string, std::pair<double, std::string>> worst;  // host -> (slowdown, row)
   for (const MetricRow& row : r.metrics)
     for (const NodeMetric& m : row.nodes) {
@@ -33,7 +60,7 @@ std::string render_fleet_table(const FleetReport& r) {
     std::string where = w == worst.end() ? "" : w->second.second;
     std::string line = fmt::format("{:<{}}  {:<7}  {:>9}  {}", escape_control(v.host), width, v.suspect ? "SUSPECT" : "pass", worst_pct, where);
     out += line.substr(0, line.find_last_not_of(' ') + 1) + "\n";
-    for (const std::string& reason : v.reasons) out += fmt::format("{:<{}}    - {}\n", "", width, escape_control(reason));
+    for (const std::string& reason : v.reasons) out += reason_lines(escape_control(reason), width, wide);
   }
   for (const SkippedRun& s : r.input.skipped) out += fmt::format("skipped {}: {}\n", escape_control(s.dir), escape_control(s.reason));
   if (!r.suspects.empty()) {

@@ -22,16 +22,65 @@ std::string ci_text(const ClassAnalysis& c, double lo, double hi) {
   return hi >= 1e6 ? fmt::format("[{:.2f}, {:.2f}] ms", lo / 1e6, hi / 1e6) : fmt::format("[{:.1f}, {:.1f}] us", lo / 1e3, hi / 1e3);
 }
 
-constexpr const char* kRow = "  {:<22} {:<10} {:>6} {:>12} {:>25} {:>12} {:>9} {:>21} {:<13} {:>13} {}\n";
+// --wide: every column.
+constexpr const char* kWideRow = "  {:<22} {:<10} {:>6} {:>12} {:>25} {:>12} {:>9} {:>21} {:<13} {:>13} {}\n";
+// The default, within 100 columns: the role is the verdict of a baseline or control arm, so it goes; the
+// statistic's CI over rounds goes (the ratio CI decides); the rounds behind the ratio show only where they
+// differ; the ratio with its CI in one column, in percent.
+constexpr const char* kRow = "  {:<20} {:<12} {:>6} {:>9} {:>24} {:>12} {:>7}\n";
 
-std::string detectable_text(const ArmAnalysis& a) {
+std::string detectable_text(const ArmAnalysis& a, const char* unit = "%") {
   if (a.role != "compared" || !a.detectable_pct || !a.detectable_below_pct) return "-";
-  return fmt::format("{:+.1f}/{:+.1f}%", *a.detectable_below_pct, *a.detectable_pct);
+  return fmt::format("{:+.1f}/{:+.1f}{}", *a.detectable_below_pct, *a.detectable_pct, unit);
+}
+
+// The cells both layouts share. An arm without trials yet has no value: "-", never 0.
+struct ArmCells {
+  std::string value, value_rounds, ratio_rounds;
+};
+
+ArmCells arm_cells(const ClassAnalysis& c, const ArmAnalysis& a) {
+  ArmCells cells;
+  cells.value = a.has_statistic ? value_text(c, a.statistic_value) : "-";
+  // 0 from a summary written before the count was kept: unknown, not 0.
+  cells.value_rounds = a.has_statistic && a.statistic_rounds > 0 ? std::to_string(a.statistic_rounds)
+                       : a.has_statistic ? "?" : "0";
+  cells.ratio_rounds = a.compared ? std::to_string(a.n_rounds) : "-";
+  return cells;
+}
+
+void wide_rows(std::string& out, const ClassAnalysis& c) {
+  out += fmt::format(kWideRow, "arm", "role", "rounds", c.statistic, "CI over rounds", "ratio rounds", "ratio", "ratio CI",
+                     "verdict", "detectable", "flagged");
+  for (const auto& a : c.arms) {
+    const ArmCells cells = arm_cells(c, a);
+    std::string ratio = a.compared ? fmt::format("{:+.2f}%", a.ratio_pct) : "-";
+    std::string ci = a.compared ? fmt::format("[{:+.2f}, {:+.2f}]%", a.ratio_lo, a.ratio_hi) : "-";
+    std::string value_ci = a.has_statistic ? ci_text(c, a.statistic_ci_lo, a.statistic_ci_hi) : "-";
+    out += fmt::format(kWideRow, a.arm, a.role, cells.value_rounds, cells.value, value_ci, cells.ratio_rounds, ratio, ci,
+                       a.verdict, detectable_text(a), a.flagged_trials);
+  }
+}
+
+void compact_rows(std::string& out, const ClassAnalysis& c) {
+  out += fmt::format(kRow, "arm", "verdict", "rounds", c.statistic, "ratio % [CI]", "detectable %", "flagged");
+  bool rounds_differ = false;
+  for (const auto& a : c.arms) {
+    const ArmCells cells = arm_cells(c, a);
+    std::string rounds = cells.value_rounds;
+    if (a.compared && cells.ratio_rounds != cells.value_rounds) {
+      rounds += "/" + cells.ratio_rounds;
+      rounds_differ = true;
+    }
+    std::string ratio = a.compared ? fmt::format("{:+.2f} [{:+.2f}, {:+.2f}]", a.ratio_pct, a.ratio_lo, a.ratio_hi) : "-";
+    out += fmt::format(kRow, a.arm, a.verdict, rounds, cells.value, ratio, detectable_text(a, ""), a.flagged_trials);
+  }
+  if (rounds_differ) out += "  rounds a/b: a rounds behind the value, b behind the ratio and verdict (the deciding look's)\n";
 }
 
 }  // namespace
 
-std::string render_analysis_table(const std::vector<ClassAnalysis>& classes, bool complete) {
+std::string render_analysis_table(const std::vector<ClassAnalysis>& classes, bool complete, bool wide) {
   std::string out = classes.empty() ? "" : "In short:\n";
   for (const auto& c : classes) out += "  " + class_sentence(c) + "\n";
   if (!classes.empty()) out += "\n";
@@ -42,21 +91,8 @@ std::string render_analysis_table(const std::vector<ClassAnalysis>& classes, boo
                        "family {:g}% over {} comparison{})\n",
                        fmt::join(c.looks, ", "), c.look_confidence * 100, c.boundary_z, c.family_confidence * 100,
                        c.comparisons, c.comparisons == 1 ? "" : "s");
-    out += fmt::format(kRow, "arm", "role", "rounds", c.statistic, "CI over rounds", "ratio rounds", "ratio", "ratio CI",
-                       "verdict", "detectable", "flagged");
-    for (const auto& a : c.arms) {
-      std::string ratio = a.compared ? fmt::format("{:+.2f}%", a.ratio_pct) : "-";
-      std::string ci = a.compared ? fmt::format("[{:+.2f}, {:+.2f}]%", a.ratio_lo, a.ratio_hi) : "-";
-      // An arm without trials yet has no value: "-", never 0.
-      std::string value = a.has_statistic ? value_text(c, a.statistic_value) : "-";
-      std::string value_ci = a.has_statistic ? ci_text(c, a.statistic_ci_lo, a.statistic_ci_hi) : "-";
-      // 0 from a summary written before the count was kept: unknown, not 0.
-      const std::string value_rounds = a.has_statistic && a.statistic_rounds > 0 ? std::to_string(a.statistic_rounds)
-                                       : a.has_statistic ? "?" : "0";
-      const std::string ratio_rounds = a.compared ? std::to_string(a.n_rounds) : "-";
-      out += fmt::format(kRow, a.arm, a.role, value_rounds, value, value_ci, ratio_rounds, ratio, ci, a.verdict,
-                         detectable_text(a), a.flagged_trials);
-    }
+    if (wide) wide_rows(out, c);
+    else compact_rows(out, c);
     if (c.noise_floor_pct)
       out += fmt::format("  noise floor: identical placements differ by up to {:.2f}% here (A/A control)\n", *c.noise_floor_pct);
     for (const auto& w : c.warnings) out += "  warning: " + w + "\n";

@@ -72,7 +72,7 @@ RunOutcome run_experiment(ExperimentConfig config, const RunOptions& opt, const 
   detail::require_mpirun_for_collectives(config, ranks);
   RunState state = opt.resume_dir.empty() ? detail::start_run(config, inv, opt, ranks, log)
                                           : detail::resume_run(config, opt, ranks, log);
-  detail::Progress progress(log, opt.tty_progress, max_trials(config));
+  detail::Progress progress(log, opt.progress, max_trials(config));
   bool complete = detail::run_rounds(config, inv, ranks, stop, state, progress);
   if (ranks.root) progress.done();
   return finish(config, ranks, state, complete);

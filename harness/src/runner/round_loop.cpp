@@ -10,21 +10,6 @@
 
 namespace placebench::harness::detail {
 
-void Progress::trial(const TrialSlot& s, int max_rounds, int done) {
-  double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-  double eta = done > 0 ? elapsed / done * (total_ - done) : 0;
-  std::string line = fmt::format("placebench run: class {} round {}/{} arm {} (trial {}/{} at most, ETA <= {:.0f} s)",
-                                 s.class_name, s.round + 1, max_rounds, arm_name(s.arm), done + 1, total_, eta);
-  if (tty_)
-    log_ << "\r\033[K" << line << std::flush;
-  else
-    log_ << line << "\n";
-}
-
-void Progress::done() {
-  if (tty_) log_ << "\r\033[K" << std::flush;
-}
-
 namespace {
 
 class RoundLoop {
@@ -60,6 +45,7 @@ class RoundLoop {
       if (ranks_.per_node && cls.workload.type == "collective") t = shared_record(std::move(t));
       if (ranks_.writer && !t.empty()) record(std::move(t));
       ++trial_count_;
+      if (ranks_.root) progress_.trial_finished(trial_count_);
     }
     return true;
   }

@@ -4,7 +4,6 @@
 #pragma once
 #include <array>
 #include <atomic>
-#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <nlohmann/json.hpp>
@@ -17,6 +16,7 @@
 
 #include "placebench/harness/runner/experiment_runner.h"
 #include "placebench/harness/runner/per_node.h"
+#include "placebench/harness/runner/progress.h"
 #include "placebench/harness/runner/run_directory.h"
 #include "placebench/harness/runner/trial.h"
 
@@ -45,21 +45,6 @@ struct RunState {
   std::vector<TrialRecord> trials;   // the root's: every trial recorded, in order
   std::set<SlotKey> done;            // every rank's: the slots recorded before this process started
   std::size_t recorded = 0;          // how many
-};
-
-// The progress line (on a terminal rewritten in place) with an upper bound of the time left.
-class Progress {
- public:
-  Progress(std::ostream& log, bool tty, int total)
-      : log_(log), tty_(tty), total_(total), start_(std::chrono::steady_clock::now()) {}
-  void trial(const TrialSlot& s, int max_rounds, int done);
-  void done();
-
- private:
-  std::ostream& log_;
-  bool tty_;
-  int total_;
-  std::chrono::steady_clock::time_point start_;
 };
 
 // ---- keeping the ranks in step (rank_sync.cpp) ----

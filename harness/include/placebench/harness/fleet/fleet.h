@@ -160,7 +160,8 @@ std::vector<TopologyField> compare_topologies(const std::vector<std::pair<std::s
 
 // --- printers (each a pure function of the report) ---
 nlohmann::json fleet_to_json(const FleetReport& report, const std::string& generated_at);
-std::string render_fleet_table(const FleetReport& report);
+// The table: its reasons wrapped to 100 columns, or (`wide`, --wide) each on one line.
+std::string render_fleet_table(const FleetReport& report, bool wide = false);
 std::string render_fleet_junit(const FleetReport& report, const std::string& generated_at);
 std::string render_fleet_html(const FleetReport& report, const std::string& generated_at);
 std::string render_fleet_prometheus(const FleetReport& report);

@@ -94,8 +94,9 @@ RunSummary summary_from_json(const nlohmann::json& j, const std::string& path, c
 std::string class_sentence(const ClassAnalysis& c);
 
 // The verdict table (`placebench compare`, `run`): first one sentence per class (class_sentence), then per class a header with the plan and the stop in
-// words, per arm the class statistic with its CI over rounds, the ratio and its CI, the verdict; then
-// every warning of the class.
-std::string render_analysis_table(const std::vector<ClassAnalysis>& classes, bool complete);
+// words, per arm the verdict, the class statistic, the ratio and its CI, the detectable effects; then
+// every warning of the class. The table's rows fit 100 columns; `wide` (--wide) has every column: the role,
+// the statistic's CI over rounds, the rounds behind the ratio in their own column.
+std::string render_analysis_table(const std::vector<ClassAnalysis>& classes, bool complete, bool wide = false);
 
 }  // namespace placebench::harness

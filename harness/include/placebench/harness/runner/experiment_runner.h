@@ -8,6 +8,7 @@
 
 #include "placebench/harness/runner/analysis.h"
 #include "placebench/harness/runner/config.h"
+#include "placebench/harness/runner/progress.h"
 #include "placebench/harness/runner/trial.h"
 
 namespace placebench::collectives {
@@ -20,7 +21,7 @@ struct RunOptions {
   std::string out_dir;              // exact run directory; "" = <config output>/<timestamp>-<host>
   std::string resume_dir;           // continue this run instead
   std::string command_line;
-  bool tty_progress = false;        // one updating progress line instead of plain lines
+  ProgressSettings progress;        // progress on `log` (progress.h): tty, plain or none
   bool per_node = false;            // --per-node: each node writes <out or config output>/<node>/<timestamp>-<node>
 };
 
