@@ -50,8 +50,11 @@ namespace {
 
 // The decision block of a class in the run's config copy (run.json), or null.
 const DecisionSpec* decision_of(const ExperimentConfig& config, const std::string& name) {
-  for (const ClassConfig& k : config.classes)
-    if (k.name == name && k.decision) return &*k.decision;
+  for (const ClassConfig& k : config.classes) {
+    if (k.name != name) continue;
+    if (!k.decision_problem.empty()) throw InputError(k.decision_problem);
+    if (k.decision) return &*k.decision;
+  }
   return nullptr;
 }
 

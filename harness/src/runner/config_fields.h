@@ -20,7 +20,8 @@
 //   arm_list(key, arms, baseline)      arms other than the baseline; [remote] when none is given
 //   workload(key, w, need)             a workload: staging_fields, or the type's parameters (params_of)
 //   contention(key, spec)              a --contention spec string, or null
-//   decision(key, spec)                a decision block for `decide`, or none (decision_spec.h: parser, writer)
+//   decision(key, spec, problem)       a decision block for `decide`, or none (decision_spec.h: parser, writer);
+//                                      run.json's reader keeps a damaged block's message in `problem` (decide refuses it)
 //   retired(key, why)                  a key no longer read: refused with why (YAML), ignored (JSON)
 //   rule(ok, key, problem)             a rule between fields: refused at `key` when !ok
 #pragma once
@@ -165,7 +166,7 @@ void class_fields(V& v, K& k) {
   v.boolean("allow_degenerate", k.allow_degenerate);
   v.number("margin_pct", k.margin_pct, NumberRange(0, kMaxMarginPct));
   v.choice("statistic", k.statistic, kStatistics);
-  v.decision("decision", k.decision);
+  v.decision("decision", k.decision, k.decision_problem);
 }
 
 // ---- pipeline and collective parameters ----

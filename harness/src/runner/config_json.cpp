@@ -144,7 +144,7 @@ class JsonWriter {
     sub.put("params", w.params);
   }
   void contention(const char* key, const json& v) { put(key, v); }
-  void decision(const char* key, const std::optional<decisions::DecisionSpec>& v) {
+  void decision(const char* key, const std::optional<decisions::DecisionSpec>& v, const std::string&) {
     put(key, v ? decisions::decision_to_json(*v) : json(nullptr));
   }
   void retired(const char*, const char*) {}
@@ -198,10 +198,17 @@ class JsonFields {
     v = obj_.value(key, json());
   }
   // An object, then its keys through the block's one parser: "PLACE: config.classes[0].decision.KEY: ...".
-  void decision(const char* key, std::optional<decisions::DecisionSpec>& v) {
+  // A damaged block is kept as its message in `problem`: decide refuses it, the run's other readers do not
+  // need the block (as before the block was typed).
+  void decision(const char* key, std::optional<decisions::DecisionSpec>& v, std::string& problem) {
     v.reset();
+    problem.clear();
     c_.optional(obj_, key, [&] {
-      v = decisions::parse_decision_json(c_.object(obj_, where_, key), c_.place() + ": " + Checker::join(where_, key));
+      try {
+        v = decisions::parse_decision_json(c_.object(obj_, where_, key), c_.place() + ": " + Checker::join(where_, key));
+      } catch (const InputError& e) {
+        problem = e.what();
+      }
     });
   }
   void retired(const char*, const char*) {}

@@ -109,7 +109,7 @@ class YamlFields {
   void arm_list(const char* key, std::vector<Arm>& v, const Arm& baseline);
   void workload(const char* key, WorkloadSpec& w, Need need);
   void contention(const char* key, nlohmann::json& v);
-  void decision(const char* key, std::optional<decisions::DecisionSpec>& v);
+  void decision(const char* key, std::optional<decisions::DecisionSpec>& v, const std::string&);
   void retired(const char* key, const char* why) {
     if (has(key)) c_.fail(at(key), path(key), why);
   }
@@ -240,7 +240,7 @@ void YamlFields::contention(const char* key, nlohmann::json& v) {
 }
 
 // Parsed by the one parser run.json's copy goes through, at this file's lines, and kept typed.
-void YamlFields::decision(const char* key, std::optional<decisions::DecisionSpec>& v) {
+void YamlFields::decision(const char* key, std::optional<decisions::DecisionSpec>& v, const std::string&) {
   if (!has(key)) return;
   v = decisions::parse_decision_yaml(detail::yaml_to_located_json(at(key)), c_.file);
 }

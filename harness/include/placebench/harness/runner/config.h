@@ -58,6 +58,9 @@ struct ClassConfig {
   double margin_pct = 2.0;          // |difference| below this is "equivalent"
   Statistic statistic = Statistic::kMedian;
   std::optional<decisions::DecisionSpec> decision;  // the `decision` block, parsed at load (for `decide`)
+  // run.json's copy only: why its decision block could not be read. Only `decide` needs the block, so only
+  // decide refuses it (with this message); compare, check, fleet and --resume read the run as before.
+  std::string decision_problem;
   std::vector<Arm> arms() const;    // baseline first, then compare
   // The placement request every trial of this class plans with (device, remote node, CPUs per worker,
   // degenerate arms, and the workers its workload needs: 2 for bidir staging, the pipeline's workers).
