@@ -5,6 +5,8 @@
 #include <fmt/format.h>
 
 #include <iostream>
+#include <memory>
+#include <sstream>
 
 #include "placebench/harness/build_info.h"
 #include "placebench/harness/cli/options.h"
@@ -12,6 +14,49 @@
 #include "placebench/harness/terminal_text.h"
 
 namespace placebench::harness {
+namespace {
+
+// --help fits 80 columns: every description is wrapped at spaces to 78 (--help-all indents a command's
+// options by 2 more), beside the option column where it has one; CLI11 indents a description's own line
+// breaks under that column. A word longer than the width stays whole.
+constexpr std::size_t kHelpColumns = 78;
+
+std::string wrap_text(const std::string& text, std::size_t width) {
+  std::string out;
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) {
+    std::string current;
+    std::istringstream words(line);
+    for (std::string word; words >> word;) {
+      if (!current.empty() && current.size() + 1 + word.size() > width) {
+        out += current + "\n";
+        current.clear();
+      }
+      current += (current.empty() ? "" : " ") + word;
+    }
+    out += current + "\n";
+  }
+  if (!text.empty() && text.back() != '\n') out.pop_back();
+  return out;
+}
+
+class WrappingFormatter : public CLI::Formatter {
+ public:
+  std::string make_option_desc(const CLI::Option* opt) const override {
+    return wrap_text(CLI::Formatter::make_option_desc(opt), kHelpColumns - get_column_width());
+  }
+  std::string make_subcommand(const CLI::App* sub) const override {
+    std::stringstream out;
+    CLI::detail::format_help(out, sub->get_display_name(true), wrap_text(sub->get_description(), kHelpColumns - get_column_width()),
+                             get_column_width());
+    return out.str();
+  }
+  std::string make_description(const CLI::App* app) const override {
+    return wrap_text(CLI::Formatter::make_description(app), kHelpColumns);
+  }
+};
+
+}  // namespace
 
 void add_all_commands(CLI::App& app, CommandAction& action, const std::string& command_line) {
   add_topo_command(app, action);
@@ -45,6 +90,7 @@ int run_cli(int argc, char** argv) {
   CLI::App app{"placebench: measure whether GPU workers' CPUs and memory are local to their GPU, and what\n"
                "partial gangs cost, then decide placement policy per workload class.",
                "placebench"};
+  app.formatter(std::make_shared<WrappingFormatter>());  // before the subcommands, which take it from here
   app.require_subcommand(0, 1);
   app.set_help_all_flag("--help-all", "Print help for every subcommand");
   bool show_version = false;
