@@ -66,8 +66,12 @@ TEST(DecideCli, TableSaysRecommendationAndWhy) {
   auto r = run_pb({"decide", fixture("run-basic")});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   for (const char* s : {"Class long-training", "Recommendation: strict", "Recommendation: inconclusive",
-                        "not decidable", "Turnaround min", "GPU-min/job", "GPU-min saved vs any", "Cost/job"})
+                        "not decidable", "Turnaround", "GPU-min", "GPU-min saved vs any", "Cost"})
     EXPECT_NE(r.out.find(s), std::string::npos) << s << "\n" << r.out;
+  auto wide = run_pb({"decide", fixture("run-basic"), "--wide"});
+  ASSERT_EQ(wide.exit_code, 0) << wide.err;
+  for (const char* s : {"Turnaround min", "GPU-min/job", "Turnaround vs any", "Cost/job", "57.0 [56.2, 57.9]"})
+    EXPECT_NE(wide.out.find(s), std::string::npos) << s << "\n" << wide.out;
 }
 
 TEST(DecideCli, AnUnknownSummarySchemaVersionExitsTwo) {

@@ -50,6 +50,7 @@ TEST(GoldenCli, CompareIncompleteRun) {
 TEST(GoldenCli, DecideRunBasic) {
   expect_cli_golden({"decide", fixture("decisions/run-basic")}, 0, "decide-run-basic.txt");
   expect_cli_golden({"decide", fixture("decisions/run-basic"), "--json"}, 0, "decide-run-basic.json");
+  expect_cli_golden({"decide", fixture("decisions/run-basic"), "--wide"}, 0, "decide-run-basic-wide.txt");
 }
 
 TEST(GoldenCli, DecideWhatIf) {

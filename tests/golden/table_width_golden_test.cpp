@@ -30,7 +30,7 @@ struct TableGolden {
 };
 
 // The lines that end a table: prose, the next class, a blank line (a fleet node's reasons are its rows).
-const std::regex kAfterTable(R"(^(  (warning|noise floor|plan): |Class |\(|In short|Results|suspects|warning: |skipped |$))");
+const std::regex kAfterTable(R"(^(  (warning|noise floor|plan|Recommendation): |Class |\(|In short|Results|suspects|warning: |skipped |$))");
 
 }  // namespace
 
@@ -41,6 +41,8 @@ TEST(GoldenTableWidth, DefaultTablesFit100Columns) {
       {"cli/compare-incomplete-run.txt", "  arm "},
       {"cli/fleet-one-slow.txt", "host "},
       {"cli/fleet-tiny-three-hosts.txt", "host "},
+      {"cli/decide-run-basic.txt", "  Policy "},
+      {"cli/decide-what-if.txt", "  Policy "},
   };
   for (const auto& g : goldens) {
     std::istringstream in(read_text(golden_path(g.file)));

@@ -23,6 +23,7 @@ struct DecideOptions {
   std::optional<int> gpus;
   std::optional<double> rate, p_remote_any, p_local_prefer;
   bool json = false;
+  bool wide = false;
   // --queue-from: each policy's queue time from a `placebench queue` replay instead of --queue.
   std::string queue_from, queue_class, queue_gang = "on", queue_choice = "binpack", queue_stat = "mean";
 };
@@ -112,7 +113,7 @@ int run_decide_command(const DecideOptions& opt) {
                      "--exec-remote, --queue), not both");
   DecideReport report = opt.dir.empty() ? what_if(opt, overrides) : decide_run_directory(opt.dir, overrides);
   emit_report(ReportTargets::printing(opt.json),
-              {[&] { return json_text(decide_to_json(report)); }, [&] { return render_decide_table(report); }});
+              {[&] { return json_text(decide_to_json(report)); }, [&] { return render_decide_table(report, opt.wide); }});
   return kExitOk;
 }
 
@@ -144,6 +145,7 @@ void add_decide_command(CLI::App& app, CommandAction& action) {
       ->type_name("P")->check(number_in(0.0, 1.0));
   cmd->add_option("--any-arm", opt->any_arm, "The measured arm that stands for a non-local placement (default remote)")->type_name("ARM");
   cmd->add_flag("--json", opt->json, "Print one JSON object (fields in docs/decisions.md)");
+  cmd->add_flag("--wide", opt->wide, "Every column of the policy table with its CI, wider than 100");
   cmd->callback([opt, &action] { action = [opt] { return run_decide_command(*opt); }; });
 }
 

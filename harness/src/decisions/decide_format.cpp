@@ -85,7 +85,36 @@ json class_json(const ClassDecision& d) {
   return j;
 }
 
-std::string class_table(const ClassDecision& d) {
+// Every column with its CI (--wide; about 150 columns).
+std::string policy_rows_wide(const ClassDecision& d) {
+  std::string out = fmt::format("  {:<7}{:>19}  {:>6}  {:>20}  {:>22}  {:>22}  {:>6}  {:>20}  {:>21}\n", "Policy", "Exec min",
+                                "Queue", "Turnaround min", "GPU-min/job", "GPU-min saved vs any", "Saved%",
+                                "Turnaround vs any", "Cost/job");
+  for (const auto& o : d.policies)
+    out += fmt::format("  {:<7}{:>19}  {:>6}  {:>20}  {:>22}  {:>22}  {:>6.1f}  {:>20}  {:>21}\n", policy_name(o.policy),
+                       cell(o.exec_min), cell({o.queue_min, o.queue_min, o.queue_min}), cell(o.turnaround_min), cell(o.gpu_min_per_job),
+                       cell(o.gpu_min_saved_vs_any), o.gpu_pct_saved_vs_any.est, cell(o.turnaround_delta_min_vs_any, "+"),
+                       o.cost_per_job ? cell(*o.cost_per_job, "", 2) : "-");
+  return out;
+}
+
+// The default: estimates, with the CI only on the saving the recommendation weighs (fits 100 columns).
+std::string policy_rows(const ClassDecision& d) {
+  const auto est = [](const Interval& i) { return cell({i.est, i.est, i.est}); };
+  std::string out = fmt::format("  {:<7}{:>7}  {:>5}  {:>10}  {:>8}  {:>21}  {:>6}  {:>12}  {:>7}\n", "Policy", "Exec",
+                                "Queue", "Turnaround", "GPU-min", "GPU-min saved vs any", "Saved%", "Turn. vs any",
+                                "Cost");
+  for (const auto& o : d.policies)
+    out += fmt::format("  {:<7}{:>7}  {:>5}  {:>10}  {:>8}  {:>21}  {:>6.1f}  {:>12}  {:>7}\n", policy_name(o.policy),
+                       est(o.exec_min), est({o.queue_min, o.queue_min, o.queue_min}), est(o.turnaround_min),
+                       est(o.gpu_min_per_job), cell(o.gpu_min_saved_vs_any), o.gpu_pct_saved_vs_any.est,
+                       cell({o.turnaround_delta_min_vs_any.est, o.turnaround_delta_min_vs_any.est,
+                             o.turnaround_delta_min_vs_any.est}, "+"),
+                       o.cost_per_job ? cell({o.cost_per_job->est, o.cost_per_job->est, o.cost_per_job->est}, "", 2) : "-");
+  return out;
+}
+
+std::string class_table(const ClassDecision& d, bool wide) {
   std::string out = fmt::format("Class {}\n", d.name);
   if (!d.decidable) return out + fmt::format("  not decidable: {}\n", d.reason);
   const ClassInput& in = *d.input;
@@ -98,14 +127,7 @@ std::string class_table(const ClassDecision& d) {
   out += fmt::format("  objective: {} (score = exec + {:g} x queue)   any lands remote: {:g}   prefer finds local: {:g}{}\n",
                      in.objective.label, in.objective.turnaround_weight, in.p_remote_any, in.p_local_prefer,
                      in.rate_per_gpu_hour ? fmt::format("   rate: {:g}/GPU-h", *in.rate_per_gpu_hour) : "");
-  out += fmt::format("  {:<7}{:>19}  {:>6}  {:>20}  {:>22}  {:>22}  {:>6}  {:>20}  {:>21}\n", "Policy", "Exec min", "Queue",
-                     "Turnaround min", "GPU-min/job", "GPU-min saved vs any", "Saved%", "Turnaround vs any",
-                     "Cost/job");
-  for (const auto& o : d.policies)
-    out += fmt::format("  {:<7}{:>19}  {:>6}  {:>20}  {:>22}  {:>22}  {:>6.1f}  {:>20}  {:>21}\n", policy_name(o.policy),
-                       cell(o.exec_min), cell({o.queue_min, o.queue_min, o.queue_min}), cell(o.turnaround_min), cell(o.gpu_min_per_job),
-                       cell(o.gpu_min_saved_vs_any), o.gpu_pct_saved_vs_any.est, cell(o.turnaround_delta_min_vs_any, "+"),
-                       o.cost_per_job ? cell(*o.cost_per_job, "", 2) : "-");
+  out += wide ? policy_rows_wide(d) : policy_rows(d);
   out += fmt::format("  Recommendation: {}\n  {}\n", d.recommendation, d.rationale);
   return out;
 }
@@ -122,12 +144,12 @@ std::string decision_sentence(const ClassDecision& d) {
                      !d.reason.empty() ? d.reason : !d.rationale.empty() ? d.rationale : "placebench decide gave none");
 }
 
-std::string render_decide_table(const DecideReport& report) {
-  std::string out = fmt::format("Decisions: {}  (times in minutes; [lo, hi] is the CI carried from the measured ratio)\n",
-                                report.source);
+std::string render_decide_table(const DecideReport& report, bool wide) {
+  std::string out = fmt::format("Decisions: {}  (times in minutes; [lo, hi] is the CI carried from the measured ratio{})\n",
+                                report.source, wide ? "" : "; --wide: every column with its CI");
   if (!report.classes.empty()) out += "\nIn short:\n";
   for (const auto& d : report.classes) out += "  " + decision_sentence(d) + "\n";
-  for (const auto& d : report.classes) out += "\n" + class_table(d);
+  for (const auto& d : report.classes) out += "\n" + class_table(d, wide);
   return out;
 }
 

@@ -13,7 +13,8 @@ inline constexpr int kDecideSchemaVersion = 1;
 // words as the report's first screen, scripts/placebench_report/first_screen.py, from_decide).
 std::string decision_sentence(const ClassDecision& d);
 // First "In short:" with one decision_sentence per class, then each class's table.
-std::string render_decide_table(const DecideReport& report);
+// The default table fits 100 columns (estimates; the CI of the saving); `wide`: every column with its CI.
+std::string render_decide_table(const DecideReport& report, bool wide = false);
 nlohmann::json decide_to_json(const DecideReport& report);
 
 }  // namespace placebench::harness::decisions
