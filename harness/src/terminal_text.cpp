@@ -1,6 +1,8 @@
 // Escaping for terminals and Markdown (see terminal_text.h).
 #include "placebench/harness/terminal_text.h"
 
+#include <algorithm>
+
 #include "placebench/harness/errors.h"
 
 namespace placebench::harness {
@@ -53,6 +55,27 @@ std::string markdown_text(std::string_view text) {
     }
   }
   return out;
+}
+
+std::string wrap_words(std::string_view text, std::string_view first, std::size_t indent, std::size_t columns) {
+  std::string line(first);
+  if (line.size() + text.size() <= columns) return line.append(text) + "\n";
+  std::string out;
+  bool fresh = true;  // no word on `line` yet
+  for (std::size_t start = 0; start < text.size();) {
+    const std::size_t end = std::min(text.find(' ', start), text.size());
+    const std::string_view word = text.substr(start, end - start);
+    start = end + 1;
+    if (!fresh && line.size() + 1 + word.size() > columns) {
+      out += line + "\n";
+      line.assign(indent, ' ');
+      fresh = true;
+    }
+    if (!fresh) line += ' ';
+    line += word;
+    fresh = false;
+  }
+  return out + line + "\n";
 }
 
 }  // namespace placebench::harness

@@ -24,3 +24,11 @@ TEST(TerminalText, MarkdownShowsHtmlAsText) {
   EXPECT_EQ(markdown_text("a|b `c` \"d\" 'e' &f"), "a\\|b &#96;c&#96; \"d\" 'e' &amp;f");
   EXPECT_EQ(markdown_text("two\nlines"), "two\\nlines");
 }
+
+TEST(TerminalText, WordsWrapUnderTheirColumn) {
+  EXPECT_EQ(wrap_words("short note", "row  ", 5, 20), "row  short note\n");
+  EXPECT_EQ(wrap_words("one two three four", "row  ", 5, 15), "row  one two\n     three four\n");
+  // A word longer than a line stays whole, on a line of its own.
+  EXPECT_EQ(wrap_words("a averyveryverylongword b", "- ", 2, 10), "- a\n  averyveryverylongword\n  b\n");
+  EXPECT_EQ(wrap_words("", "row", 3, 10), "row\n");
+}

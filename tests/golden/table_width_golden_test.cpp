@@ -43,6 +43,8 @@ TEST(GoldenTableWidth, DefaultTablesFit100Columns) {
       {"cli/fleet-tiny-three-hosts.txt", "host "},
       {"cli/decide-run-basic.txt", "  Policy "},
       {"cli/decide-what-if.txt", "  Policy "},
+      {"cli/plan-1n-cpu-degenerate.txt", "Arm "},
+      {"cli/plan-2s2n-4gpu.txt", "Arm "},
   };
   for (const auto& g : goldens) {
     std::istringstream in(read_text(golden_path(g.file)));

@@ -9,6 +9,7 @@
 #include "placebench/harness/cli/options.h"
 #include "placebench/harness/errors.h"
 #include "placebench/harness/placement/plan.h"
+#include "placebench/harness/terminal_text.h"
 #include "placebench/harness/topology/inventory.h"
 #include "placebench/hostpipe/cpulist.h"
 
@@ -57,8 +58,10 @@ std::string plan_table(const Inventory& inv, const std::vector<ArmPlan>& plans) 
     std::string cpus = p.cpu_node < 0 ? "(not bound)" : hostpipe::format_cpulist(all_cpus(p));
     std::string notes;
     for (const auto& n : p.notes) notes += (notes.empty() ? "" : "; ") + n;
-    out += fmt::format("{:<22} {:>8} {:>8}  {:<20} {}\n", arm_name(p.arm), p.cpu_node < 0 ? "-" : std::to_string(p.cpu_node),
-                       p.mem_node < 0 ? "-" : std::to_string(p.mem_node), cpus, notes);
+    std::string row = fmt::format("{:<22} {:>8} {:>8}  {:<20} ", arm_name(p.arm), p.cpu_node < 0 ? "-" : std::to_string(p.cpu_node),
+                                  p.mem_node < 0 ? "-" : std::to_string(p.mem_node), cpus);
+    // Notes wrap under their column at 100 columns; a row without notes has no trailing spaces.
+    out += notes.empty() ? row.erase(row.find_last_not_of(' ') + 1) + "\n" : wrap_words(notes, row, row.size(), 100);
   }
   return out;
 }

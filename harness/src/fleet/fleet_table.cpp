@@ -15,25 +15,10 @@ namespace {
 constexpr std::size_t kColumns = 100;  // the default table's width (--wide: none)
 
 // A reason beneath its node: "- TEXT" indented under the host column; by default wrapped at spaces to 100
-// columns, the continuation lines indented under the text (a word longer than the line stays whole).
+// columns, the continuation lines indented under the text.
 std::string reason_lines(const std::string& reason, std::size_t width, bool wide) {
   const std::string first = std::string(width + 4, ' ') + "- ";
-  if (wide || first.size() + reason.size() <= kColumns) return first + reason + "\n";
-  std::string out, line = first;
-  bool fresh = true;  // no word on `line` yet
-  for (std::size_t start = 0; start < reason.size();) {
-    std::size_t end = std::min(reason.find(' ', start), reason.size());
-    std::string word = reason.substr(start, end - start);
-    start = end + 1;
-    if (!fresh && line.size() + 1 + word.size() > kColumns) {
-      out += line + "\n";
-      line = std::string(first.size(), ' ');
-      fresh = true;
-    }
-    line += (fresh ? "" : " ") + word;
-    fresh = false;
-  }
-  return out + line + "\n";
+  return wide ? first + reason + "\n" : wrap_words(reason, first, first.size(), kColumns);
 }
 
 }  // namespace

@@ -19,4 +19,9 @@ std::string terminal_lines(std::string_view text);
 // code spans, where entities show as written: text from inputs is never put in one.)
 std::string markdown_text(std::string_view text);
 
+// `text` after `first` (a row's columns, or an indent and a bullet), wrapped at spaces so that no line is
+// longer than `columns` (a word longer than a line stays whole); continuation lines are indented by
+// `indent` spaces. Every line ends in "\n". For the tables that fit 100 columns (fleet reasons, plan notes).
+std::string wrap_words(std::string_view text, std::string_view first, std::size_t indent, std::size_t columns);
+
 }  // namespace placebench::harness
