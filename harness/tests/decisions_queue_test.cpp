@@ -216,8 +216,10 @@ TEST(QueueReplay, AClassThatNeverStartsIsNeverStartedNotZero) {
   const std::string table = render_queue_table(r);
   const std::string expected = fmt::format("never started ({} of {})", strict.arrived, strict.arrived);
   EXPECT_NE(table.find(expected), std::string::npos) << table;
-  const std::size_t line = table.find("strict/gang/binpack");
-  const std::string strict_line = table.substr(line, table.find('\n', line) - line);
+  EXPECT_NE(render_queue_table(r, true).find(expected), std::string::npos);
+  const std::string wide = render_queue_table(r, true);  // the cells with their unit
+  const std::size_t line = wide.find("strict/gang/binpack");
+  const std::string strict_line = wide.substr(line, wide.find('\n', line) - line);
   EXPECT_EQ(strict_line.find("0.0m"), std::string::npos) << strict_line;  // before: "0/13 ... 0.0m 0.0m 0.0m"
   // decide --queue-from: strict's queue time is infinite (it cannot place the class), the others finite.
   auto q = queue_times_from_replay(j, "wide.json", "", true, GpuChoice::kBinpack, "mean");

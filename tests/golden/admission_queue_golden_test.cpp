@@ -28,4 +28,6 @@ TEST(GoldenAdmission, Json) {
 TEST(GoldenQueue, ArticleClusterTable) {
   expect_cli_golden({"queue", "--inventory", fixture("queue/article-cluster-fragmented.yaml"), "--mix", fixture("queue/pairs-mix.yaml")}, 0,
                     "queue-article-fragmented.txt");
+  expect_cli_golden({"queue", "--inventory", fixture("queue/article-cluster-fragmented.yaml"), "--mix", fixture("queue/pairs-mix.yaml"),
+                     "--wide"}, 0, "queue-article-fragmented-wide.txt");
 }

@@ -45,6 +45,7 @@ TEST(GoldenTableWidth, DefaultTablesFit100Columns) {
       {"cli/decide-what-if.txt", "  Policy "},
       {"cli/plan-1n-cpu-degenerate.txt", "Arm "},
       {"cli/plan-2s2n-4gpu.txt", "Arm "},
+      {"cli/queue-article-fragmented.txt", "  combination "},
   };
   for (const auto& g : goldens) {
     std::istringstream in(read_text(golden_path(g.file)));

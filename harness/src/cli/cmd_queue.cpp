@@ -19,6 +19,7 @@ struct QueueOptions {
   std::string inventory, mix;
   std::optional<long long> seed;
   ReportOutput output;
+  bool wide = false;
 };
 
 int run_queue_command(const QueueOptions& opt) {
@@ -30,7 +31,7 @@ int run_queue_command(const QueueOptions& opt) {
   QueueReplay replay = replay_queue(inv.inventory, mix, all_combinations());
   emit_report(ReportTargets::with_out(out, opt.output.json),
               {[&] { return json_text(queue_replay_to_json(replay), JsonForm::kStampedReplacingBadUtf8); },
-               [&] { return render_queue_table(replay); }});
+               [&] { return render_queue_table(replay, opt.wide); }});
   return kExitOk;
 }
 
@@ -46,6 +47,7 @@ void add_queue_command(CLI::App& app, CommandAction& action) {
       ->type_name("N")->transform(whole_number(0, 1ll << 62, "NONNEGATIVE"));
   add_report_output(*cmd, opt->output, "Also write the JSON to this new file (for `decide --queue-from`)",
                     "Print one JSON object (fields in docs/queue-replay.md)");
+  cmd->add_flag("--wide", opt->wide, "One row per combination and class with every column, wider than 100");
   cmd->callback([opt, &action] { action = [opt] { return run_queue_command(*opt); }; });
 }
 

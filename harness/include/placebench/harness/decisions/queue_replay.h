@@ -91,7 +91,8 @@ double task_fragment(const std::vector<double>& free_per_gpu, const TaskShape& t
 double expected_fragment(const std::vector<double>& free_per_gpu, const std::vector<TaskShape>& tasks,
                          const std::vector<bool>& fits_other_dimensions);
 
-std::string render_queue_table(const QueueReplay& replay);
+// The default table fits 100 columns (a block per class); `wide`: one row per combination and class.
+std::string render_queue_table(const QueueReplay& replay, bool wide = false);
 // Queue JSON (queue_json.cpp: one field table per record, walked by both): the writer, without the evidence
 // stamp, and the typed reader. The reader checks kind, schema_version and every key of every record;
 // InputError "WHERE: PATH.KEY: expected ...; write it again with `placebench queue --json`".
