@@ -1,0 +1,76 @@
+// Change points in a node's history: where the level of one series (node x class x arm x metric, one point
+// per run, in run order) changes, and whether a change coincides with a change of the node's evidence
+// (driver, kernel, NUMA mode, placebench version) or is seen on most nodes at once (a fleet change).
+// Pure computation on plain data; the store (harness `history`) builds the series and prints the results.
+// The method, its false-alarm rate and the comparison with the alternatives: docs/statistics.md.
+#pragma once
+#include <cstddef>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace placebench::stats {
+
+// One run's figure for the series: its statistic and the CI of that statistic over the run's rounds
+// (ci_lower <= value <= ci_upper; equal bounds when the run had no CI). `evidence` is an opaque digest of
+// what the node was when it ran (equal strings = nothing changed); `evidence_detail` says what it holds,
+// for the attribution's message ("driver 550.54 -> 560.28").
+struct SeriesPoint {
+  double value = 0.0;
+  double ci_lower = 0.0;
+  double ci_upper = 0.0;
+  std::string evidence;
+  std::string evidence_detail;
+};
+
+struct ChangePointOptions {
+  double alpha = 0.01;              // per-series false-alarm level of the test that accepts a change
+  double min_relative_change = 0.0; // a change smaller than this (fraction of the level) is not reported
+  std::size_t min_segment = 3;      // fewest runs on each side of a change
+  std::size_t permutations = 199;   // for permutation-based methods; results are deterministic given seed
+  unsigned long long seed = 1;
+};
+
+struct ChangePoint {
+  std::size_t index = 0;            // first run of the new segment (0-based position in the series)
+  double level_before = 0.0;        // robust level of the segment before (same units as value)
+  double level_after = 0.0;
+  double relative_change = 0.0;     // level_after / level_before - 1
+  double p_value = 1.0;             // of the test that accepted it
+  bool at_evidence_change = false;  // evidence differs between run index-1 and index (or within the
+                                    // tolerance window the method documents)
+  std::string evidence_change;      // what changed ("driver 550.54 -> 560.28"), empty when none
+};
+
+// The change points of one series, in index order. Throws std::invalid_argument on a non-finite value or
+// inverted CI. A series shorter than 2 * min_segment has none.
+std::vector<ChangePoint> detect_change_points(std::span<const SeriesPoint> series,
+                                              const ChangePointOptions& options);
+
+// The last stable segment: [first, size) after the last change point (first = 0 without one), and its
+// robust level and spread, against which a new run is judged (`check --against-history`).
+struct StableSegment {
+  std::size_t first = 0;
+  std::size_t runs = 0;
+  double level = 0.0;
+  double spread = 0.0;              // robust scale of the segment's values (same units as value)
+};
+StableSegment last_stable_segment(std::span<const SeriesPoint> series, std::span<const ChangePoint> changes);
+
+// Fleet changes: a change is a fleet change when, within `window` runs (by date order of the fleet's runs,
+// given as each change's position on a common time axis), changes in the same direction are seen on at least
+// `min_share` of the nodes that have the series. Input: per node, its changes and the common-axis position
+// of each change; output: for each node, for each of its changes, whether it is a fleet change.
+struct NodeChanges {
+  std::string node;
+  std::vector<ChangePoint> changes;
+  std::vector<double> change_times;  // common axis (e.g. seconds since epoch) of each change, same order
+};
+struct FleetChangeOptions {
+  double window = 86400.0;           // same units as change_times
+  double min_share = 0.5;            // share of nodes with the series
+};
+std::vector<std::vector<bool>> fleet_changes(std::span<const NodeChanges> nodes, const FleetChangeOptions& options);
+
+}  // namespace placebench::stats
