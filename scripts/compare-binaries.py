@@ -141,7 +141,7 @@ def decision_json_cases(f, text):
 RUN_DIRS = ["results/example-run", "tests/fixtures/results/tiny-run", "tests/fixtures/results/mixed-run",
             "tests/fixtures/decisions/run-basic", "tests/fixtures/decisions/run-throughput"]
 NODE_CHECK_DIRS = ["tests/fixtures/gpu-node-check-summaries/pass", "tests/fixtures/gpu-node-check-summaries/fail"]
-REF = "configs/references/default.yaml"
+REF = "configs/references/examples/dev-vm-2vcpu-1numa.yaml"
 OUTS = ["--json", "out.json", "--junit", "out.xml", "--html", "out.html", "--prometheus", "out.prom"]
 
 

@@ -78,4 +78,25 @@ std::string wrap_words(std::string_view text, std::string_view first, std::size_
   return out + line + "\n";
 }
 
+std::string fit_columns(const std::vector<std::vector<std::string>>& rows, std::string_view align) {
+  std::vector<std::size_t> width(align.size(), 0);
+  for (const auto& row : rows)
+    for (std::size_t i = 0; i < row.size() && i < width.size(); ++i) width[i] = std::max(width[i], row[i].size());
+  std::string out;
+  for (const auto& row : rows) {
+    std::string line;
+    for (std::size_t i = 0; i < row.size() && i < width.size(); ++i) {
+      const std::string pad(width[i] - row[i].size(), ' ');
+      line += align[i] == 'r' ? pad + row[i] + " " : row[i] + pad + " ";
+    }
+    out += trim_right(line) + "\n";
+  }
+  return out;
+}
+
+std::string trim_right(std::string_view text) {
+  const std::size_t end = text.find_last_not_of(' ');
+  return std::string(text.substr(0, end == std::string_view::npos ? 0 : end + 1));
+}
+
 }  // namespace placebench::harness

@@ -77,6 +77,22 @@ TEST(CheckPrinters, ConsoleTable) {
   EXPECT_NE(t.find("FAIL: 1 of 3 checks failed\n"), std::string::npos);
 }
 
+// A row wider than 100 columns gives its expected value a line of its own; --wide keeps it on the row.
+TEST(CheckPrinters, ConsoleTableFits100Columns) {
+  CheckReport r = report();
+  r.checks.back().expected = std::string(90, 'e');
+  const std::string t = render_check_table(r);
+  EXPECT_NE(t.find("\n         expected: " + std::string(90, 'e') + "\n"), std::string::npos) << t;
+  std::size_t start = 0;
+  for (std::size_t end; (end = t.find('\n', start)) != std::string::npos; start = end + 1)
+    if (t.compare(start, 9, "         ") != 0) {
+      EXPECT_LE(end - start, 100u) << t.substr(start, end - start);
+    }
+  const std::string wide = render_check_table(r, true);
+  EXPECT_EQ(wide.find("expected: "), std::string::npos);
+  EXPECT_NE(wide.find(std::string(90, 'e') + "\n"), std::string::npos);
+}
+
 TEST(CheckPrinters, XmlEscapeDropsControlCharacters) {
   EXPECT_EQ(xml_escape(std::string("a\x01<b>\t'&\"\n")), "a&lt;b&gt;\t&apos;&amp;&quot;\n");
 }

@@ -32,3 +32,18 @@ TEST(TerminalText, WordsWrapUnderTheirColumn) {
   EXPECT_EQ(wrap_words("a averyveryverylongword b", "- ", 2, 10), "- a\n  averyveryverylongword\n  b\n");
   EXPECT_EQ(wrap_words("", "row", 3, 10), "row\n");
 }
+
+TEST(TerminalText, TrimRightDropsTrailingSpacesOnly) {
+  EXPECT_EQ(trim_right("  a b   "), "  a b");
+  EXPECT_EQ(trim_right("    "), "");
+  EXPECT_EQ(trim_right(""), "");
+  EXPECT_EQ(trim_right("a\t "), "a\t");
+}
+
+TEST(TerminalText, FitColumnsPadsEachColumnToItsWidestCell) {
+  EXPECT_EQ(fit_columns({{"arm", "GB/s"}, {"remote", "3.5"}, {"l", "12.25"}}, "lr"),
+            "arm     GB/s\nremote   3.5\nl      12.25\n");
+  // A left-aligned last column leaves no trailing spaces; a short row is padded with empty cells.
+  EXPECT_EQ(fit_columns({{"a", "bb"}, {"ccc"}}, "ll"), "a   bb\nccc\n");
+  EXPECT_EQ(fit_columns({}, "l"), "");
+}

@@ -92,7 +92,7 @@ TEST(FleetDamage, ATrialSummaryOfZeroIsRefusedByEveryReaderAndIsOneSuspectInTheF
   });
   const std::string part = run + "/trials.jsonl:1: summary.median_ns: expected a number > 0, got 0";
   expect_one_line_exit_two(pb({"compare", run}), part, "compare");
-  expect_one_line_exit_two(pb({"check", run, "--reference", std::string(PLACEBENCH_SOURCE_DIR) + "/configs/references/default.yaml"}),
+  expect_one_line_exit_two(pb({"check", run, "--reference", std::string(PLACEBENCH_SOURCE_DIR) + "/configs/references/examples/dev-vm-2vcpu-1numa.yaml"}),
                            part, "check");
   expect_one_line_exit_two(pb({"check", "--init-reference", run, "--out", dir + "/ref.yaml"}), part, "init-reference");
   EXPECT_FALSE(fs::exists(dir + "/ref.yaml"));

@@ -27,6 +27,7 @@ std::size_t columns(const std::string& line) {
 struct TableGolden {
   const char* file;
   const char* header;  // how the table's header line starts
+  const char* prose = nullptr;  // lines that start so are prose under a row (a check's reason), not columns
 };
 
 // The lines that end a table: prose, the next class, a blank line (a fleet node's reasons are its rows).
@@ -46,6 +47,14 @@ TEST(GoldenTableWidth, DefaultTablesFit100Columns) {
       {"cli/plan-1n-cpu-degenerate.txt", "Arm "},
       {"cli/plan-2s2n-4gpu.txt", "Arm "},
       {"cli/queue-article-fragmented.txt", "  combination "},
+      {"cli/check-tiny-pass.txt", "  result ", "         "},
+      {"cli/check-tiny-fail.txt", "  result ", "         "},
+      {"cli/check-mixed-control.txt", "  result ", "         "},
+      {"cli/admission-admitted-whole.txt", "pod ", "  "},
+      {"cli/admission-partial-waiting.txt", "pod ", "  "},
+      {"cli/admission-kueue-two-groups.txt", "pod ", "  "},
+      {"printers/staging.txt", "Arm "},
+      {"printers/staging-degenerate.txt", "Arm "},
   };
   for (const auto& g : goldens) {
     std::istringstream in(read_text(golden_path(g.file)));
@@ -60,7 +69,7 @@ TEST(GoldenTableWidth, DefaultTablesFit100Columns) {
       } else if (in_table && std::regex_search(line, kAfterTable)) {
         in_table = false;
       }
-      if (in_table) {
+      if (in_table && !(g.prose != nullptr && line.rfind(g.prose, 0) == 0)) {
         EXPECT_LE(columns(line), kMaxColumns) << g.file << ":" << n << " is " << columns(line) << " columns: " << line;
       }
     }

@@ -1,6 +1,10 @@
 // The console table of `placebench admission` (its JSON: admission_json.cpp).
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <string>
+#include <vector>
+
 #include "placebench/harness/admission/admission.h"
 #include "placebench/harness/terminal_text.h"
 
@@ -40,6 +44,20 @@ std::string attempt_table(const Attempt& a, const JobTimeline& job, const Time& 
   return out;
 }
 
+// The pods' table: every column as wide as its widest cell (header included), so that the table fits 100
+// columns for pod and node names of up to about 20 characters.
+std::string pod_table(const JobTimeline& job, const Time& z) {
+  std::vector<std::vector<std::string>> rows = {
+      {"pod", "node", "gpus", "scheduled", "init", "cont.rdy", "ready", "1st step", "released", "restarts"}};
+  for (const auto& p : job.pods) {
+    const Time rel = p.pod.gone ? p.pod.gone : p.pod.deleted;
+    rows.push_back({escape_control(p.pod.name), p.pod.node.empty() ? "-" : escape_control(p.pod.node), fmt::format("{:g}", p.pod.gpus),
+                    offset(p.pod.scheduled, z), offset(p.pod.initialized, z), offset(p.pod.containers_ready, z),
+                    offset(p.pod.ready, z), offset(p.first_step, z), offset(rel, z), std::to_string(p.pod.restarts)});
+  }
+  return fit_columns(rows, "llrrrrrrrr");  // pod and node left-aligned, the figures right-aligned
+}
+
 }  // namespace
 
 std::string render_admission_table(const AdmissionReport& report) {
@@ -48,14 +66,7 @@ std::string render_admission_table(const AdmissionReport& report) {
     const Time& z = job.first_created;
     out += fmt::format("\njob {}/{} (scheduler {}, gang of {}{}), times after {}\n", escape_control(job.ns), escape_control(job.group), escape_control(job.scheduler), job.pod_count,
                        job.min_member < job.pod_count ? fmt::format(", minimum {}", job.min_member) : "", z ? format_rfc3339(*z) : "-");
-    out += fmt::format("{:<24} {:<12} {:>4} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>8}\n", "pod", "node", "gpus", "scheduled", "init",
-                       "cont.rdy", "ready", "1st step", "released", "restarts");
-    for (const auto& p : job.pods) {
-      Time rel = p.pod.gone ? p.pod.gone : p.pod.deleted;
-      out += fmt::format("{:<24} {:<12} {:>4g} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>8}\n", escape_control(p.pod.name), p.pod.node.empty() ? "-" : escape_control(p.pod.node),
-                         p.pod.gpus, offset(p.pod.scheduled, z), offset(p.pod.initialized, z), offset(p.pod.containers_ready, z),
-                         offset(p.pod.ready, z), offset(p.first_step, z), offset(rel, z), p.pod.restarts);
-    }
+    out += pod_table(job, z);
     for (const auto& ph : job.podgroup_phases) out += fmt::format("  podgroup {:<10} {} ({})\n", escape_control(ph.phase), offset(ph.time, z), escape_control(ph.source));
     for (const auto& c : job.workload_conditions) out += fmt::format("  workload {:<24} {}\n", escape_control(c.phase), offset(c.time, z));
     for (const auto& a : job.attempts) out += attempt_table(a, job, z, job.attempts.size() > 1, report.observed_until);

@@ -25,6 +25,7 @@ struct CheckOptions {
   std::string out;
   double min_tolerance_pct = 5;
   bool force = false;
+  bool wide = false;
 };
 
 // --init-reference: the YAML is read back through the reference parser before it is written, so what is
@@ -64,7 +65,7 @@ int run_check(const CheckOptions& o) {
   check::CheckReport report = check::evaluate_checks(ref, run);
   ReportTargets to = ReportTargets::printing(false);
   to.files = {{junit, [&] { return check::render_junit_xml(report); }}, {markdown, [&] { return check::render_markdown(report); }}};
-  emit_report(to, {nullptr, [&] { return check::render_check_table(report); }});
+  emit_report(to, {nullptr, [&] { return check::render_check_table(report, o.wide); }});
   return report.passed() ? kExitOk : kExitCheckFailed;
 }
 
@@ -85,6 +86,7 @@ void add_check_command(CLI::App& app, CommandAction& action) {
   cmd->add_option("--min-tolerance", o->min_tolerance_pct, "With --init-reference: the narrowest band, percent each side")
       ->check(number_in(0, 100, "PERCENT in [0, 100]"))
       ->default_val(5);
+  cmd->add_flag("--wide", o->wide, "Each check's expected value on its row, however long (default: on a line below a row wider than 100)");
   add_force_flag(*cmd, o->force);
   cmd->callback([o, &action] { action = [o] { return run_check(*o); }; });
 }

@@ -61,7 +61,7 @@ std::string plan_table(const Inventory& inv, const std::vector<ArmPlan>& plans) 
     std::string row = fmt::format("{:<22} {:>8} {:>8}  {:<20} ", arm_name(p.arm), p.cpu_node < 0 ? "-" : std::to_string(p.cpu_node),
                                   p.mem_node < 0 ? "-" : std::to_string(p.mem_node), cpus);
     // Notes wrap under their column at 100 columns; a row without notes has no trailing spaces.
-    out += notes.empty() ? row.erase(row.find_last_not_of(' ') + 1) + "\n" : wrap_words(notes, row, row.size(), 100);
+    out += notes.empty() ? trim_right(row) + "\n" : wrap_words(notes, row, row.size(), 100);
   }
   return out;
 }

@@ -44,7 +44,7 @@ std::string render_fleet_table(const FleetReport& r, bool wide) {
     std::string worst_pct = w == worst.end() ? "-" : fmt::format("{:+.1f}%", worst_value);
     std::string where = w == worst.end() ? "" : w->second.second;
     std::string line = fmt::format("{:<{}}  {:<7}  {:>9}  {}", escape_control(v.host), width, v.suspect ? "SUSPECT" : "pass", worst_pct, where);
-    out += line.substr(0, line.find_last_not_of(' ') + 1) + "\n";
+    out += trim_right(line) + "\n";
     for (const std::string& reason : v.reasons) out += reason_lines(escape_control(reason), width, wide);
   }
   for (const SkippedRun& s : r.input.skipped) out += fmt::format("skipped {}: {}\n", escape_control(s.dir), escape_control(s.reason));

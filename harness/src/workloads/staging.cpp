@@ -10,6 +10,7 @@
 
 #include "placebench/harness/errors.h"
 #include "placebench/stats/quantile.h"
+#include "placebench/harness/terminal_text.h"
 #include "placebench/harness/units.h"
 #include "placebench/hostpipe/process_limits.h"
 #include "placebench/kernels/device_runtime.h"
@@ -217,12 +218,12 @@ nlohmann::json staging_to_json(const StagingResult& result) {
 
 std::string render_staging_table(const StagingResult& result) {
   std::string out = fmt::format("Backend: {} ({})\n\n", result.backend, result.backend_reason);
-  out += fmt::format("{:<22} {:<6} {:<10} {:>10} {:>10} {:>9} {:>9} {:>8}  {}\n", "Arm", "Dir", "Memory", "Size",
-                     "GB/s med", "p10", "p90", "samples", "placement");
+  std::vector<std::vector<std::string>> rows = {{"Arm", "Dir", "Memory", "Size", "GB/s med", "p10", "p90", "samples", "placement"}};
   for (const auto& r : result.rows)
-    out += fmt::format("{:<22} {:<6} {:<10} {:>10} {:>10.2f} {:>9.2f} {:>9.2f} {:>8}  {}{}\n", r.arm, r.direction, r.memory,
-                       format_size(r.bytes), r.gbps_median, r.gbps_p10, r.gbps_p90, r.gbps.size(), r.placement.status,
-                       r.placement.degenerate ? " (degenerate)" : "");
+    rows.push_back({r.arm, r.direction, r.memory, format_size(r.bytes), fmt::format("{:.2f}", r.gbps_median),
+                    fmt::format("{:.2f}", r.gbps_p10), fmt::format("{:.2f}", r.gbps_p90), std::to_string(r.gbps.size()),
+                    r.placement.status + (r.placement.degenerate ? " (degenerate)" : "")});
+  out += fit_columns(rows, "lllrrrrrl");  // columns as wide as their widest cell: 100 columns for every arm
   out += "(GB/s = 10^9 bytes/s; sizes in KiB/MiB/GiB = 2^10/2^20/2^30 bytes)\n";
   return out;
 }

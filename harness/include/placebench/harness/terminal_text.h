@@ -4,6 +4,7 @@
 #pragma once
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace placebench::harness {
 
@@ -23,5 +24,14 @@ std::string markdown_text(std::string_view text);
 // longer than `columns` (a word longer than a line stays whole); continuation lines are indented by
 // `indent` spaces. Every line ends in "\n". For the tables that fit 100 columns (fleet reasons, plan notes).
 std::string wrap_words(std::string_view text, std::string_view first, std::size_t indent, std::size_t columns);
+
+// Rows of cells as a table whose every column is as wide as its widest cell (the header row included),
+// columns one space apart, lines without trailing spaces. `align` has a letter per column: 'l' (left) or
+// 'r' (right); a row may have fewer cells than columns. For tables whose cells vary in width by input
+// (pod and node names, arm names) that fit 100 columns for ordinary names.
+std::string fit_columns(const std::vector<std::vector<std::string>>& rows, std::string_view align);
+
+// `text` without its trailing spaces (a padded row whose last column is empty or moved to a line below).
+std::string trim_right(std::string_view text);
 
 }  // namespace placebench::harness

@@ -7,7 +7,8 @@
 
 namespace placebench::harness::check {
 
-std::string render_check_table(const CheckReport& report);
+// The console table; rows fit 100 columns unless `wide` (each check on one line, however long).
+std::string render_check_table(const CheckReport& report, bool wide = false);
 // Where and when a JUnit report was made: the testsuite's hostname, timestamp (UTC, ISO 8601 without a
 // zone, as the JUnit schema has it) and time (seconds) attributes.
 struct JunitStamp {
