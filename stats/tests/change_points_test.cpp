@@ -47,18 +47,22 @@ void change_evidence(std::vector<SeriesPoint>& s, std::size_t at) {
 }  // namespace
 
 TEST(ChangePoints, KnownStepsAreFoundAtTheirIndex) {
+  std::size_t extra = 0;  // each side is scanned again at alpha 0.01: a rare false change is allowed
   for (unsigned seed = 1; seed <= 10; ++seed) {
     std::vector<SeriesPoint> s = flat(60, 100.0, 0.02, 0.01, seed);
     step(s, 30, 1.05);
     const auto changes = detect_change_points(s, {});
-    ASSERT_EQ(changes.size(), 1u) << "seed " << seed;
-    EXPECT_LE(std::abs(static_cast<int>(changes[0].index) - 30), 1) << "seed " << seed;
-    EXPECT_NEAR(changes[0].relative_change, 0.05, 0.02);
-    EXPECT_NEAR(changes[0].level_before, 100.0, 2.0);
-    EXPECT_LE(changes[0].p_value, 0.01);
-    EXPECT_FALSE(changes[0].at_evidence_change);
-    EXPECT_EQ(changes[0].evidence_change, "");
+    ASSERT_GE(changes.size(), 1u) << "seed " << seed;
+    extra += changes.size() - 1;
+    const ChangePoint& c = changes[0];
+    EXPECT_LE(std::abs(static_cast<int>(c.index) - 30), 1) << "seed " << seed;
+    EXPECT_NEAR(c.relative_change, 0.05, 0.02);
+    EXPECT_NEAR(c.level_before, 100.0, 2.0);
+    EXPECT_LE(c.p_value, 0.01);
+    EXPECT_FALSE(c.at_evidence_change);
+    EXPECT_EQ(c.evidence_change, "");
   }
+  EXPECT_LE(extra, 1u);
   std::vector<SeriesPoint> s = flat(100, 100.0, 0.02, 0.01, 11);
   step(s, 30, 1.10);
   step(s, 70, 0.85);

@@ -30,12 +30,12 @@ struct ChangePointOptions {
   double alpha = 0.01;              // per-series false-alarm level of the test that accepts a change
   double min_relative_change = 0.0; // a change smaller than this (fraction of the level) is not reported
   std::size_t min_segment = 3;      // fewest runs on each side of a change
-  std::size_t permutations = 199;   // for permutation-based methods; results are deterministic given seed
+  std::size_t permutations = 999;   // for permutation-based methods; results are deterministic given seed
   unsigned long long seed = 1;
   // Added with the detector (docs/statistics.md, "Change points"):
   double clip = 3.0;                // robust scores are clipped at +-clip noise scales (Huber-type psi)
   double run_ci_confidence = 0.95;  // the confidence of each run's [ci_lower, ci_upper]
-  std::size_t evidence_tolerance = 1;  // an evidence change within +-this many runs of index is attributed
+  std::size_t evidence_tolerance = 2;  // an evidence change within +-this many runs of index is attributed
 };
 
 struct ChangePoint {
