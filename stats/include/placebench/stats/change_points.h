@@ -15,7 +15,9 @@ namespace placebench::stats {
 // One run's figure for the series: its statistic and the CI of that statistic over the run's rounds
 // (ci_lower <= value <= ci_upper; equal bounds when the run had no CI). `evidence` is an opaque digest of
 // what the node was when it ran (equal strings = nothing changed); `evidence_detail` says what it holds,
-// for the attribution's message ("driver 550.54 -> 560.28").
+// for the attribution's message ("driver 550.54 -> 560.28"). evidence_detail is a list of items separated by
+// ';', ',' or newlines, each "name value", "name=value" or "name: value" (e.g. "driver 550.54; kernel 6.8");
+// the message names the items whose value differs, or quotes both details whole when they do not parse so.
 struct SeriesPoint {
   double value = 0.0;
   double ci_lower = 0.0;
@@ -28,8 +30,12 @@ struct ChangePointOptions {
   double alpha = 0.01;              // per-series false-alarm level of the test that accepts a change
   double min_relative_change = 0.0; // a change smaller than this (fraction of the level) is not reported
   std::size_t min_segment = 3;      // fewest runs on each side of a change
-  std::size_t permutations = 199;   // for permutation-based methods; results are deterministic given seed
+  std::size_t permutations = 999;   // for permutation-based methods; results are deterministic given seed
   unsigned long long seed = 1;
+  // Added with the detector (docs/statistics.md, "Change points"):
+  double clip = 3.0;                // robust scores are clipped at +-clip noise scales (Huber-type psi)
+  double run_ci_confidence = 0.95;  // the confidence of each run's [ci_lower, ci_upper]
+  std::size_t evidence_tolerance = 2;  // an evidence change within +-this many runs of index is attributed
 };
 
 struct ChangePoint {
@@ -41,10 +47,13 @@ struct ChangePoint {
   bool at_evidence_change = false;  // evidence differs between run index-1 and index (or within the
                                     // tolerance window the method documents)
   std::string evidence_change;      // what changed ("driver 550.54 -> 560.28"), empty when none
+  std::size_t evidence_index = 0;   // first run with the new evidence (meaningful when at_evidence_change)
 };
 
 // The change points of one series, in index order. Throws std::invalid_argument on a non-finite value or
-// inverted CI. A series shorter than 2 * min_segment has none.
+// inverted CI (ci_lower > ci_upper), and on options out of range (alpha outside (0, 1), min_segment 0,
+// fewer permutations than 1 / alpha - 1, a negative min_relative_change or clip). A series shorter than
+// 2 * min_segment has none.
 std::vector<ChangePoint> detect_change_points(std::span<const SeriesPoint> series,
                                               const ChangePointOptions& options);
 
@@ -56,6 +65,7 @@ struct StableSegment {
   double level = 0.0;
   double spread = 0.0;              // robust scale of the segment's values (same units as value)
 };
+// Throws std::invalid_argument when a change's index is beyond the series.
 StableSegment last_stable_segment(std::span<const SeriesPoint> series, std::span<const ChangePoint> changes);
 
 // Fleet changes: a change is a fleet change when, within `window` runs (by date order of the fleet's runs,
@@ -71,6 +81,9 @@ struct FleetChangeOptions {
   double window = 86400.0;           // same units as change_times
   double min_share = 0.5;            // share of nodes with the series
 };
+// A fleet change needs at least two nodes (one node alone is never "most of the fleet"); the direction is
+// the sign of relative_change (of level_after - level_before when it is 0); equal levels are never one. Throws std::invalid_argument when a node's
+// change_times and changes differ in size, a time is not finite, window < 0 or min_share outside (0, 1].
 std::vector<std::vector<bool>> fleet_changes(std::span<const NodeChanges> nodes, const FleetChangeOptions& options);
 
 }  // namespace placebench::stats

@@ -1,0 +1,105 @@
+// detect_change_points: binary segmentation driven by the permutation-tested robust CUSUM of
+// change_points_scan.cpp. Each segment (the whole series first) is scanned; a significant split that also
+// passes the CI-aware gate is a change, and both sides are scanned in turn, down to 2 * min_segment runs.
+// Levels are the medians of the final segments on either side (docs/statistics.md, "Change points").
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "change_points_scan.h"
+#include "placebench/stats/change_points.h"
+
+namespace placebench::stats {
+namespace {
+
+constexpr const char* kWhere = "detect_change_points";
+
+[[noreturn]] void fail(const std::string& message) { throw std::invalid_argument(std::string(kWhere) + ": " + message); }
+
+void validate_options(const ChangePointOptions& o) {
+  if (!(o.alpha > 0.0 && o.alpha < 1.0)) fail("alpha must be in (0, 1), e.g. 0.01; got " + std::to_string(o.alpha));
+  if (o.min_segment == 0) fail("min_segment must be at least 1");
+  if (!(o.min_relative_change >= 0.0 && std::isfinite(o.min_relative_change)))
+    fail("min_relative_change must be a finite fraction >= 0; got " + std::to_string(o.min_relative_change));
+  if (!(o.clip > 0.0)) fail("clip must be > 0 (noise scales), e.g. 3; got " + std::to_string(o.clip));
+  if (!(o.run_ci_confidence > 0.0 && o.run_ci_confidence < 1.0))
+    fail("run_ci_confidence must be in (0, 1), e.g. 0.95; got " + std::to_string(o.run_ci_confidence));
+  // The smallest p-value B permutations can give is 1 / (B + 1).
+  if (static_cast<double>(o.permutations + 1) * o.alpha < 1.0)
+    fail("permutations (" + std::to_string(o.permutations) + ") must be at least 1 / alpha - 1 = " +
+         std::to_string(static_cast<long long>(std::ceil(1.0 / o.alpha - 1.0))) + " for alpha " +
+         std::to_string(o.alpha));
+}
+
+void validate_series(std::span<const SeriesPoint> series) {
+  for (std::size_t i = 0; i < series.size(); ++i) {
+    const SeriesPoint& p = series[i];
+    const std::string at = "series[" + std::to_string(i) + "]";
+    if (!std::isfinite(p.value) || !std::isfinite(p.ci_lower) || !std::isfinite(p.ci_upper))
+      fail(at + " has a non-finite value or CI bound");
+    if (p.ci_lower > p.ci_upper)
+      fail(at + " has an inverted CI (ci_lower " + std::to_string(p.ci_lower) + " > ci_upper " +
+           std::to_string(p.ci_upper) + ")");
+  }
+}
+
+struct Found {
+  std::size_t index = 0;
+  double p_value = 1.0;
+};
+
+// Binary segmentation over [0, n): a work list of segments; each stream number names its segment, so the
+// permutations of a segment do not depend on the order segments are visited in.
+std::vector<Found> segment_series(std::span<const SeriesPoint> series, std::span<const double> values,
+                                  const ChangePointOptions& options) {
+  std::vector<Found> found;
+  std::vector<std::pair<std::size_t, std::size_t>> work{{0, values.size()}};
+  while (!work.empty()) {
+    const auto [first, last] = work.back();
+    work.pop_back();
+    if (last - first < 2 * options.min_segment) continue;
+    const unsigned long long stream = (static_cast<unsigned long long>(first) << 32) ^ last;
+    const detail::ScanResult scan = detail::scan_segment(values.subspan(first, last - first), options, stream);
+    if (!scan.significant) continue;
+    if (!detail::change_passes_gate(series.subspan(first, last - first), scan.split, options)) continue;
+    const std::size_t at = first + scan.split;
+    found.push_back({at, scan.p_value});
+    work.emplace_back(first, at);
+    work.emplace_back(at, last);
+  }
+  std::sort(found.begin(), found.end(), [](const Found& a, const Found& b) { return a.index < b.index; });
+  return found;
+}
+
+}  // namespace
+
+std::vector<ChangePoint> detect_change_points(std::span<const SeriesPoint> series, const ChangePointOptions& options) {
+  validate_options(options);
+  validate_series(series);
+  if (series.size() < 2 * options.min_segment) return {};
+  std::vector<double> values(series.size());
+  for (std::size_t i = 0; i < series.size(); ++i) values[i] = series[i].value;
+  const std::vector<Found> found = segment_series(series, values, options);
+  std::vector<ChangePoint> changes;
+  changes.reserve(found.size());
+  const std::span<const double> all(values);
+  for (std::size_t c = 0; c < found.size(); ++c) {
+    const std::size_t begin = c == 0 ? 0 : found[c - 1].index;
+    const std::size_t end = c + 1 == found.size() ? values.size() : found[c + 1].index;
+    const std::size_t at = found[c].index;
+    ChangePoint cp;
+    cp.index = at;
+    cp.level_before = detail::median_of(all.subspan(begin, at - begin));
+    cp.level_after = detail::median_of(all.subspan(at, end - at));
+    cp.relative_change = cp.level_before != 0.0 ? cp.level_after / cp.level_before - 1.0 : 0.0;
+    cp.p_value = found[c].p_value;
+    detail::attribute_change(series, options.evidence_tolerance, cp);
+    changes.push_back(std::move(cp));
+  }
+  return changes;
+}
+
+}  // namespace placebench::stats
