@@ -155,6 +155,9 @@ TEST(HistoryCli, ADamagedRunIsNotAddedAndTheOthersAre) {
   auto missing = history({"add", fresh("never.db"), fresh("no-such-dir")});
   EXPECT_EQ(missing.exit_code, 2);
   EXPECT_FALSE(fs::exists(fresh("never.db"))) << "the store is not created before every DIR is found";
+  auto empty = history({"add", "", fixture_run("tiny-run")});
+  EXPECT_EQ(empty.exit_code, 2);
+  EXPECT_NE(empty.err.find("placebench history add: db: empty value"), std::string::npos) << empty.err;
 }
 
 TEST(HistoryCli, FilesThatAreNoStoreAreRefusedUnchanged) {

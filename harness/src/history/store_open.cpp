@@ -127,6 +127,8 @@ void create_or_check(Connection& db, const std::string& path) {
 enum class FileState { kMissing, kEmpty, kPresent };
 
 FileState file_state(const std::string& path) {
+  // SQLite opens "" as a private temporary database: a store that vanishes at exit.
+  if (path.empty()) throw InputError("the history store's path is empty; give a file name (results.db)");
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0) return FileState::kMissing;
   if (!S_ISREG(st.st_mode))
