@@ -13,6 +13,12 @@ target_link_libraries(placebench_numa INTERFACE ${NUMA_LIBRARY})
 target_include_directories(placebench_numa INTERFACE ${NUMA_INCLUDE_DIR})
 add_library(PB::numa ALIAS placebench_numa)
 
+# SQLite (libsqlite3-dev): the results store of `placebench history`, linked to that layer only.
+find_package(SQLite3)
+if(NOT SQLite3_FOUND)
+  message(FATAL_ERROR "SQLite 3 not found: install libsqlite3-dev (scripts/setup.sh does)")
+endif()
+
 find_package(Threads REQUIRED)
 find_package(yaml-cpp REQUIRED)
 find_package(nlohmann_json 3.9 REQUIRED)

@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 
 packages=(
   cmake make g++ pkg-config git
-  hwloc libhwloc-dev libnuma-dev numactl libturbojpeg0-dev
+  hwloc libhwloc-dev libnuma-dev numactl libturbojpeg0-dev libsqlite3-dev
   libopenmpi-dev openmpi-bin
   libyaml-cpp-dev nlohmann-json3-dev libcli11-dev libspdlog-dev libfmt-dev
   libgtest-dev libgmock-dev libbenchmark-dev

@@ -78,6 +78,7 @@ void add_all_commands(CLI::App& app, CommandAction& action, const std::string& c
   add_audit_command(app, action);
   add_admission_command(app, action);
   add_queue_command(app, action);
+  add_history_command(app, action);
   enforce_integer_rule(app);
 }
 

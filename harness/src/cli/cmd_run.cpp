@@ -19,6 +19,7 @@
 #include "placebench/harness/cli/options.h"
 #include "placebench/harness/collectives_driver/mpi_command.h"
 #include "placebench/harness/errors.h"
+#include "placebench/harness/history/history.h"
 #include "placebench/harness/runner/default_config.h"
 #include "placebench/harness/runner/experiment_runner.h"
 
@@ -39,7 +40,7 @@ void catch_stop_signals() {
 }
 
 struct RunCliOptions {
-  std::string config_file, out, resume, rounds, order, fail_on, progress;
+  std::string config_file, out, resume, rounds, order, fail_on, progress, history;
   std::optional<std::uint64_t> seed;
   std::string command_line;
   bool per_node = false;
@@ -112,6 +113,36 @@ int exit_status(const RunOutcome& outcome, const std::string& fail_on) {
   return kExitOk;
 }
 
+// --history DB: the store is opened (created when missing) before the run, so a refused file is exit 2 with
+// nothing run; under mpirun it is opened by the ranks that wrote a run directory, at the end.
+std::optional<history::Store> open_history(const std::string& db) {
+  if (db.empty()) return std::nullopt;
+  return history::Store::open_for_writing(db);
+}
+
+// The finished run added to the store. The run directory is only read: a failure to add leaves it whole, is
+// said on stderr with the command that adds it later, and turns a status of 0 into 1 (3 and 130 stand).
+int add_to_history(const RunOutcome& outcome, const std::string& db, std::optional<history::Store>& store, int status) {
+  if (db.empty() || outcome.dir.empty()) return status;
+  if (!outcome.complete) {
+    std::cerr << "placebench run: not added to " << db << ": the run is interrupted; `placebench run --resume "
+              << outcome.dir << " --history " << db << "` adds it when it completes\n";
+    return status;
+  }
+  try {
+    if (!store) store = history::Store::open_for_writing(db);
+    history::AddReport r = history::add_run_dirs(*store, {outcome.dir});
+    if (!r.not_added.empty()) throw InputError(r.not_added.front().second);
+    std::cerr << "placebench run: " << (r.outcomes.front().status == history::AddStatus::kAlready ? "already in " : "added to ")
+              << db << " (run " << r.outcomes.front().key << ")\n";
+    return status;
+  } catch (const std::exception& e) {
+    std::cerr << "placebench run: not added to " << db << ": " << e.what() << "; the run directory " << outcome.dir
+              << " is complete: add it with `placebench history add " << db << " " << outcome.dir << "`\n";
+    return status == kExitOk ? kExitFailed : status;
+  }
+}
+
 int run_run(const RunCliOptions& o) {
   if (!o.resume.empty() && (!o.config_file.empty() || o.seed || !o.rounds.empty() || !o.order.empty()))
     throw InputError("--resume continues a run with its own config, seed, rounds and order; drop the other options");
@@ -127,10 +158,12 @@ int run_run(const RunCliOptions& o) {
   catch_stop_signals();
   RunOptions ro{o.out, o.resume, o.command_line, progress_settings(o.progress, o.quiet, isatty(STDERR_FILENO) != 0),
                 o.per_node};
+  std::optional<history::Store> store;
   if (!under_mpirun()) {
+    store = open_history(o.history);
     RunOutcome outcome = run_experiment(std::move(cfg), ro, g_stop_requested, std::cerr);
     print_outcome(outcome, o.wide);
-    return exit_status(outcome, o.fail_on);
+    return add_to_history(outcome, o.history, store, exit_status(outcome, o.fail_on));
   }
   // Under mpirun: every rank runs the schedule, rank 0 writes and prints. Anything that fails once
   // MPI has started aborts the job, so no rank is left waiting in a collective.
@@ -153,9 +186,10 @@ int run_run(const RunCliOptions& o) {
   if (o.per_node) {
     // Every node's writer checks --fail-on against its own verdicts; the job's status is the worst.
     int mine = outcome.dir.empty() ? (outcome.complete ? kExitOk : kExitInterrupted) : exit_status(outcome, o.fail_on);
-    return session.agree_max(mine);  // 130 (interrupted: every node stopped together) > 3 > 0
+    return session.agree_max(add_to_history(outcome, o.history, store, mine));  // 130 (interrupted: every node stopped together) > 3 > 1 > 0
   }
-  return session.rank() == 0 ? exit_status(outcome, o.fail_on) : (outcome.complete ? kExitOk : kExitInterrupted);
+  return session.rank() == 0 ? add_to_history(outcome, o.history, store, exit_status(outcome, o.fail_on))
+                             : (outcome.complete ? kExitOk : kExitInterrupted);
 }
 
 }  // namespace
@@ -188,6 +222,9 @@ void add_run_command(CLI::App& app, CommandAction& action, const std::string& co
   cmd->add_flag("--quiet", o->quiet, "No progress: nothing on stderr but warnings and errors (--progress=none)")
       ->excludes(progress);
   cmd->add_flag("--wide", o->wide, "Every column of the verdict table (role, CI over rounds, ratio rounds), wider than 100");
+  cmd->add_option("--history", o->history,
+                  "Add the finished run to this history store (SQLite; created when missing; see placebench history)")
+      ->type_name("DB");
   cmd->callback([o, &action] { action = [o] { return run_run(*o); }; });
 }
 

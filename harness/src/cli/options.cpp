@@ -137,7 +137,10 @@ void enforce_integer_rule(CLI::App& app) {
 }
 
 std::string empty_value_error(const CLI::App& app) {
-  for (const CLI::App* sub : app.get_subcommands())
+  for (const CLI::App* sub : app.get_subcommands()) {
+    // A command of commands (history add): its chosen command's options, named "history add".
+    if (std::string nested = empty_value_error(*sub); !nested.empty())
+      return nested.replace(nested.find("placebench ") + 11, 0, sub->get_name() + " ");
     for (const CLI::Option* opt : sub->get_options()) {
       if (opt->get_type_size() == 0) continue;  // a flag
       for (const std::string& value : opt->results())
@@ -149,6 +152,7 @@ std::string empty_value_error(const CLI::App& app) {
                              positional || opt->get_required() ? "" : " (or drop the option for its default)");
         }
     }
+  }
   return {};
 }
 

@@ -1,6 +1,6 @@
-// Reading a fleet's run directories (fleet.h): where the runs are, one per host, each read through the
-// run directory's readers (check::load_run_evidence: run.json, every trial line, summary.json or the
-// statistics recomputed), never re-parsed here.
+// Reading a fleet's run directories (fleet.h): where the runs are (check::find_runs), one per host, each
+// read through the run directory's readers (check::load_run_evidence: run.json, every trial line,
+// summary.json or the statistics recomputed), never re-parsed here.
 #include "placebench/harness/text_clip.h"
 #include <fmt/format.h>
 
@@ -9,9 +9,9 @@
 #include <filesystem>
 #include <limits>
 #include <map>
-#include <set>
 
 #include "placebench/harness/admission/admission.h"
+#include "placebench/harness/check/run_dirs.h"
 #include "placebench/harness/errors.h"
 #include "placebench/harness/fleet/fleet.h"
 #include "placebench/harness/runner/run_directory.h"
@@ -23,49 +23,7 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-bool is_run_dir(const fs::path& p) {
-  std::error_code ec;
-  return fs::is_directory(p, ec) && fs::exists(p / "run.json", ec);
-}
-
-std::vector<fs::path> sorted_subdirs(const fs::path& dir) {
-  std::vector<fs::path> out;
-  std::error_code ec;
-  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
-    if (it->is_directory(ec)) out.push_back(it->path());
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
-struct FoundRun {
-  std::string dir;
-  std::string host_hint;  // the <host> folder of a <host>/<run> layout ("" otherwise): names a run whose run.json is damaged
-};
-
-// DIR itself, its folders that are runs, and the runs in its other folders (<host>/<run>).
-std::vector<FoundRun> runs_under(const std::string& dir) {
-  std::error_code ec;
-  if (!fs::exists(dir, ec))
-    throw InputError(fmt::format("{}: no such directory; give a node's run directory or a folder of them "
-                                 "(<host>/<run>, docs/fleet.md)", dir));
-  if (!fs::is_directory(dir, ec))
-    throw InputError(fmt::format("{}: not a directory; give a node's run directory (it holds run.json) or a folder of them",
-                                 dir));
-  if (is_run_dir(dir)) return {{dir, ""}};
-  std::vector<FoundRun> runs;
-  for (const fs::path& sub : sorted_subdirs(dir)) {
-    if (is_run_dir(sub)) {
-      runs.push_back({sub.string(), ""});
-      continue;
-    }
-    for (const fs::path& run : sorted_subdirs(sub))
-      if (is_run_dir(run)) runs.push_back({run.string(), sub.filename().string()});
-  }
-  if (runs.empty())
-    throw InputError(fmt::format("{}: holds no run directory (no run.json in it, its folders or theirs); give the "
-                                 "directory `placebench run` wrote on each node (docs/fleet.md)", dir));
-  return runs;
-}
+using check::FoundRun;
 
 std::string text_field(const json& run, const char* key) {
   auto it = run.find(key);
@@ -174,14 +132,7 @@ std::string host_of_damaged(const FoundRun& run) {
 }  // namespace
 
 FleetInput load_fleet(const std::vector<std::string>& dirs, bool keep_evidence) {
-  std::vector<FoundRun> runs;
-  std::set<std::string> seen;
-  for (const std::string& d : dirs)
-    for (FoundRun& r : runs_under(d)) {
-      std::error_code ec;
-      std::string key = fs::weakly_canonical(r.dir, ec).string();
-      if (seen.insert(ec ? r.dir : key).second) runs.push_back(std::move(r));
-    }
+  std::vector<FoundRun> runs = check::find_runs(dirs);
   FleetInput in;
   std::map<std::string, std::vector<NodeRun>> by_host;
   for (const FoundRun& r : runs) {

@@ -30,6 +30,7 @@ void add_fleet_command(CLI::App& app, CommandAction& action);
 void add_audit_command(CLI::App& app, CommandAction& action);
 void add_admission_command(CLI::App& app, CommandAction& action);
 void add_queue_command(CLI::App& app, CommandAction& action);
+void add_history_command(CLI::App& app, CommandAction& action);
 
 // Every subcommand above on `app`, then the integer rule (options.h) applied to all of them. Tests walk
 // the result to find every option of a kind (tests/cli/integer_options_cli_test.cpp).

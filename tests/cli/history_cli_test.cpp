@@ -1,0 +1,202 @@
+// `placebench history` end to end: adds are idempotent whatever the path; parallel writer processes over
+// overlapping run directories leave each run exactly once; a file that is not a store is one line, exit 2,
+// and unchanged; list and show filter and print JSON; `run --history` adds the finished run.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+
+#include "fleet_fixtures.h"
+#include "run_command.h"
+#include "text_file.h"
+
+using namespace placebench::testing;
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string fresh(const std::string& name) {
+  std::string path = ::testing::TempDir() + "/pb-history-cli-" + name + "-" + std::to_string(::getpid());
+  fs::remove_all(path);
+  for (const char* suffix : {"-wal", "-shm"}) fs::remove(path + suffix);
+  return path;
+}
+
+CommandResult history(const std::vector<std::string>& args, double timeout_s = 120) {
+  std::vector<std::string> argv = {placebench_binary(), "history"};
+  argv.insert(argv.end(), args.begin(), args.end());
+  return run_command(argv, timeout_s);
+}
+
+std::string fixture_run(const char* name) { return std::string(PLACEBENCH_SOURCE_DIR) + "/tests/fixtures/results/" + name; }
+
+std::string bytes_of(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+// `nodes` nodes with `runs` runs each, <root>/node-N/run-R, every run its own start time (and so identity).
+std::string history_dir(const std::string& name, int nodes, int runs) {
+  std::string root = fresh(name);
+  for (int n = 0; n < nodes; ++n)
+    for (int r = 0; r < runs; ++r) {
+      SyntheticNode node{"node-" + std::to_string(n)};
+      node.rounds = 3;
+      node.steps = 8;
+      node.start_time = "2026-12-0" + std::to_string(r + 1) + "T10:00:00Z";  // runs <= 9
+      fs::create_directories(root + "/" + node.host);
+      write_synthetic_node(root + "/" + node.host + "/run-" + std::to_string(r), node);
+    }
+  return root;
+}
+
+json list_json(const std::string& db) {
+  auto r = history({"list", db, "--json"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  return json::parse(r.out);
+}
+
+// The command's stderr is one line naming `db`; exit 2; the file unchanged.
+void expect_refused(const std::vector<std::string>& args, const std::string& db, const std::string& says) {
+  const std::string before = bytes_of(db);
+  auto r = history(args);
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_NE(r.err.find(db), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(says), std::string::npos) << r.err;
+  EXPECT_EQ(bytes_of(db), before) << "the refused store was modified";
+}
+
+}  // namespace
+
+TEST(HistoryCli, AddIsIdempotentWhateverThePath) {
+  std::string db = fresh("idem.db"), copy = fresh("idem-copy");
+  fs::copy(fixture_run("tiny-run"), copy);
+  auto first = history({"add", db, fixture_run("tiny-run")});
+  ASSERT_EQ(first.exit_code, 0) << first.err;
+  EXPECT_NE(first.out.find("1 added, 0 already in the store"), std::string::npos) << first.out;
+  auto second = history({"add", db, copy, fixture_run("tiny-run") + "/."});
+  ASSERT_EQ(second.exit_code, 0) << second.err;
+  EXPECT_NE(second.out.find("already in the store: "), std::string::npos) << second.out;
+  EXPECT_NE(second.out.find("0 added, 2 already in the store"), std::string::npos) << second.out;
+  json j = list_json(db);
+  ASSERT_EQ(j["runs"].size(), 1u) << j.dump(2);
+  EXPECT_EQ(j["runs"][0]["node"], "vm");
+  EXPECT_EQ(j["runs"][0]["evidence"]["kernel"], nullptr);
+  EXPECT_EQ(j["kind"], "history-list");
+  for (const char* key : {"schema_version", "host", "generated_at", "placebench_version"}) EXPECT_TRUE(j.contains(key)) << key;
+}
+
+TEST(HistoryCli, ParallelWritersNeitherLoseNorDuplicateARun) {
+  const int nodes = 4, runs = 5, writers = 6;
+  std::string root = history_dir("parallel", nodes, runs);
+  for (int attempt = 0; attempt < 2; ++attempt) {  // each time a new store: its creation races too
+    std::string db = fresh("parallel-" + std::to_string(attempt) + ".db");
+    // Writer p adds nodes p%4 and (p+1)%4, the second by another spelling of its path: every run by 3 writers.
+    std::string script = "pids=(); for p in $(seq 0 " + std::to_string(writers - 1) + "); do "
+                         "\"$0\" history add \"$1\" \"$2/node-$((p % 4))\" \"$2/./node-$(((p + 1) % 4))/\" --out \"$1.out-$p.json\" "
+                         ">/dev/null 2>\"$1.err-$p\" & pids+=($!); done; "
+                         "rc=0; for pid in \"${pids[@]}\"; do wait $pid || rc=1; done; exit $rc";
+    auto r = run_command({"bash", "-c", script, placebench_binary(), db, root}, 240);
+    ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+    int added = 0, already = 0;
+    for (int p = 0; p < writers; ++p) {
+      json out = json::parse(read_text_file(db + ".out-" + std::to_string(p) + ".json"));
+      for (const json& run : out["runs"]) (run["status"] == "added" ? added : already) += 1;
+      EXPECT_TRUE(out["not_added"].empty()) << read_text_file(db + ".err-" + std::to_string(p));
+    }
+    EXPECT_EQ(added, nodes * runs) << "each run added by exactly one writer";
+    EXPECT_EQ(added + already, writers * 2 * runs);
+    json j = list_json(db);
+    ASSERT_EQ(j["runs"].size(), static_cast<std::size_t>(nodes * runs));
+    std::set<std::string> keys;
+    for (const json& run : j["runs"]) keys.insert(run["run"].get<std::string>());
+    EXPECT_EQ(keys.size(), static_cast<std::size_t>(nodes * runs));
+  }
+}
+
+TEST(HistoryCli, ShowFiltersAndPrintsEachRunsFigures) {
+  std::string root = history_dir("show", 2, 3), db = fresh("show.db");
+  ASSERT_EQ(history({"add", db, root}).exit_code, 0);
+  auto table = history({"show", db, "--node", "node-1", "--class", "staging-gpu0", "--since", "2026-12-02"});
+  ASSERT_EQ(table.exit_code, 0) << table.err;
+  EXPECT_NE(table.out.find("2 runs"), std::string::npos) << table.out;
+  EXPECT_EQ(table.out.find("staging-gpu1"), std::string::npos) << table.out;
+  EXPECT_NE(table.out.find("kernel unknown"), std::string::npos) << table.out;
+  std::istringstream lines(table.out);
+  for (std::string line; std::getline(lines, line);) EXPECT_LE(line.size(), 100u) << line;
+  auto j = json::parse(history({"show", db, "--node", "node-0", "--metric", "ratio_pct", "--json"}).out);
+  ASSERT_EQ(j["runs"].size(), 3u);
+  for (const json& run : j["runs"]) {
+    ASSERT_EQ(run["results"].size(), 2u) << run.dump(2);  // remote vs local, one per class
+    for (const json& x : run["results"]) {
+      EXPECT_EQ(x["metric"], "ratio_pct");
+      EXPECT_LE(x["ci_lower"].get<double>(), x["value"].get<double>());
+    }
+  }
+  auto bad = history({"list", db, "--until", "last week"});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("--until last week: not a date"), std::string::npos) << bad.err;
+}
+
+TEST(HistoryCli, ADamagedRunIsNotAddedAndTheOthersAre) {
+  std::string root = history_dir("damaged-run", 1, 3), db = fresh("damaged-run.db");
+  write_text_file(root + "/node-0/run-1/summary.json", "{\"schema_version\": 1, \"classes\": [");
+  auto r = history({"add", db, root});
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find("not added: " + root + "/node-0/run-1/summary.json"), std::string::npos) << r.err;
+  EXPECT_EQ(list_json(db)["runs"].size(), 2u);
+  auto missing = history({"add", fresh("never.db"), fresh("no-such-dir")});
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_FALSE(fs::exists(fresh("never.db"))) << "the store is not created before every DIR is found";
+  auto empty = history({"add", "", fixture_run("tiny-run")});
+  EXPECT_EQ(empty.exit_code, 2);
+  EXPECT_NE(empty.err.find("placebench history add: db: empty value"), std::string::npos) << empty.err;
+}
+
+TEST(HistoryCli, FilesThatAreNoStoreAreRefusedUnchanged) {
+  std::string text = fresh("text.db");
+  write_text_file(text, "this is not a database\n");
+  expect_refused({"add", text, fixture_run("tiny-run")}, text, "not an SQLite database");
+  expect_refused({"list", text}, text, "not an SQLite database");
+  std::string db = fresh("newer.db");
+  ASSERT_EQ(history({"add", db, fixture_run("tiny-run")}).exit_code, 0);
+  std::string bytes = bytes_of(db);
+  bytes[63] = 9;  // user_version 9
+  std::ofstream(db, std::ios::binary) << bytes;
+  expect_refused({"add", db, fixture_run("mixed-run")}, db, "schema version 9, newer");
+  expect_refused({"show", db}, db, "schema version 9, newer");
+  bytes[63] = 1;
+  bytes[68] = 0x7f;  // another application_id
+  std::ofstream(db, std::ios::binary) << bytes;
+  expect_refused({"add", db, fixture_run("mixed-run")}, db, "another application");
+  std::string cut = fresh("cut.db");
+  ASSERT_EQ(history({"add", cut, fixture_run("tiny-run"), fixture_run("mixed-run")}).exit_code, 0);
+  std::string whole = bytes_of(cut);
+  std::ofstream(cut, std::ios::binary) << whole.substr(0, whole.size() * 2 / 3);
+  expect_refused({"add", cut, fixture_run("tiny-run")}, cut, "damaged");
+}
+
+TEST(HistoryCli, RunAddsTheFinishedRunAndRefusesABadStoreBeforeRunning) {
+  std::string db = fresh("run.db"), out = fresh("run-out");
+  std::string tiny = std::string(PLACEBENCH_SOURCE_DIR) + "/tests/fixtures/configs/tiny.yaml";
+  auto r = run_command({placebench_binary(), "run", "--config", tiny, "--out", out, "--seed", "11", "--quiet", "--history", db}, 300);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("added to " + db), std::string::npos) << r.err;
+  json j = list_json(db);
+  ASSERT_EQ(j["runs"].size(), 1u);
+  EXPECT_EQ(j["runs"][0]["dir"], fs::weakly_canonical(out).string());
+  auto again = history({"add", db, out});
+  EXPECT_NE(again.out.find("0 added, 1 already"), std::string::npos) << again.out;
+  std::string foreign = fresh("run-foreign.db"), never = fresh("run-never");
+  write_text_file(foreign, std::string(2048, 'z'));
+  auto refused = run_command({placebench_binary(), "run", "--config", tiny, "--out", never, "--quiet", "--history", foreign}, 300);
+  EXPECT_EQ(refused.exit_code, 2) << refused.err;
+  EXPECT_FALSE(fs::exists(never)) << "nothing is run with a store that is refused";
+}
