@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <random>
 #include <stdexcept>
+#include <string>
+#include <tuple>
 
 #include "block_timing.h"
 #include "placebench/collectives/clock_sync.h"
@@ -124,9 +126,10 @@ DoseFigures reduce_dose(const std::vector<PaceTimeline>& rounds, const std::vect
   f.collective_us = median_of(call) * 1e6;
   std::vector<double> step_delta = minus(step, step0);
   Ci s = shift_ci(step_delta), c = shift_ci(minus(call, call0)), e = shift_ci(minus(step_delta, minus(dose, dose0)));
-  f.step_delta_us = s.estimate * 1e6, f.step_delta_lo_us = s.lo * 1e6, f.step_delta_hi_us = s.hi * 1e6;
-  f.collective_delta_us = c.estimate * 1e6, f.collective_delta_lo_us = c.lo * 1e6, f.collective_delta_hi_us = c.hi * 1e6;
-  f.excess_us = e.estimate * 1e6, f.excess_lo_us = e.lo * 1e6, f.excess_hi_us = e.hi * 1e6;
+  std::tie(f.step_delta_us, f.step_delta_lo_us, f.step_delta_hi_us) = std::tuple(s.estimate * 1e6, s.lo * 1e6, s.hi * 1e6);
+  std::tie(f.collective_delta_us, f.collective_delta_lo_us, f.collective_delta_hi_us) =
+      std::tuple(c.estimate * 1e6, c.lo * 1e6, c.hi * 1e6);
+  std::tie(f.excess_us, f.excess_lo_us, f.excess_hi_us) = std::tuple(e.estimate * 1e6, e.lo * 1e6, e.hi * 1e6);
   // Slowest-rank model: the step grows by the slowest rank's extra work, so the excess is 0.
   f.model = !e.covered ? "unknown" : (e.lo <= 0 && 0 <= e.hi ? "consistent" : "inconsistent");
   PaceTimeline all;
