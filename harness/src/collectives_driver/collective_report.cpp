@@ -55,8 +55,8 @@ std::string render_pace_lines(const CollectiveReport& rep) {
   std::string out;
   for (const CollectiveRow& r : rep.result.rows) {
     if (!r.unsupported.empty() || r.iter_pace.blocks == 0) continue;
-    std::string what = fmt::format("{} {} B {}", collective_name(r.op), r.size, r.in_place ? "in-place" : "out-of-place");
-    out += (out.empty() ? "\n" : "") + pace_line(what + ", calls", r.iter_pace) + pace_line(what + ", blocks", r.block_pace);
+    out += fmt::format("\npace, {} {} B {}:\n", collective_name(r.op), r.size, r.in_place ? "in-place" : "out-of-place");
+    out += pace_line("  calls", r.iter_pace) + pace_line("  blocks", r.block_pace);
     if (!r.doses.empty()) out += render_dose_table(r.doses, rep.config.slow_ranks);
   }
   return out;

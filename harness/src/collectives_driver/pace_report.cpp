@@ -131,7 +131,7 @@ nlohmann::json doses_to_json(const std::vector<DoseFigures>& doses) {
 
 std::string pace_line(const std::string& what, const TrialPace& pace) {
   if (pace.setter < 0)
-    return fmt::format("{}: pace-setter unknown ({} of {} named nobody; no rank late beyond the clocks in most)\n", what,
+    return fmt::format("{}: pace-setter unknown ({}/{} unresolved; nobody last beyond the clocks in most)\n", what,
                        pace.unknown_blocks, pace.blocks);
   const RankPace& r = pace.ranks[static_cast<std::size_t>(pace.setter)];
   return fmt::format("{}: rank {} set the pace in {}/{} (median {:.1f} us late; clocks +-{:.1f} us)\n", what, r.rank,
