@@ -13,6 +13,8 @@
 
 #include "block_timing.h"
 #include "ops/op.h"
+#include "pace_timing.h"
+#include "placebench/collectives/clock_sync.h"
 #include "runner.h"
 #include "test_hooks.h"
 
@@ -39,8 +41,10 @@ struct Case {
 
 class CaseRunner {
  public:
-  CaseRunner(MpiSession& session, detail::Runner& runner, const CollectiveBenchConfig& cfg, void* host, std::size_t half)
-      : session_(session), runner_(runner), cfg_(cfg), stage_in_(host), stage_out_(static_cast<char*>(host) + half) {}
+  CaseRunner(MpiSession& session, detail::Runner& runner, const CollectiveBenchConfig& cfg, void* host, std::size_t half,
+             const ClockSync& clock, std::vector<double> uncertainty_s)
+      : session_(session), runner_(runner), cfg_(cfg), stage_in_(host), stage_out_(static_cast<char*>(host) + half),
+        offset_s_(clock.offset_s), uncertainty_s_(std::move(uncertainty_s)) {}
 
   CollectiveRow run(const Case& c, std::uint64_t requested_bytes) {
     CollectiveRow row;
@@ -69,23 +73,7 @@ class CaseRunner {
       row.wrong = static_cast<std::int64_t>(session_.sum(static_cast<double>(count_wrong(c))));
     }
 
-    std::vector<double> block_s(static_cast<std::size_t>(std::max(cfg_.blocks, 1)));
-    for (double& b : block_s) {
-      session_.barrier();
-      // One untimed call first: ranks leave a barrier up to a message latency apart, and that skew would
-      // land in the block (up to one latency over 20 calls: about 5% at 8 B); after one call the ranks run in the
-      // steady state of back-to-back calls, which is what a long plain loop measures.
-      run_calls(c, call, 1, watch);
-      b = run_calls(c, call, cfg_.iters, watch) / cfg_.iters;
-    }
-    std::vector<double> per_iter(static_cast<std::size_t>(cfg_.iters));
-    for (double& dt : per_iter) {
-      session_.barrier();
-      dt = run_calls(c, call, 1, watch);
-    }
-    std::vector<double> all_blocks = session_.gather_doubles(block_s, 0);
-    std::vector<double> all_iters = session_.gather_doubles(per_iter, 0);
-    if (session_.rank() == 0) fill_figures(row, all_blocks, all_iters);
+    measure(c, call, watch, row);
     // nccl-tests: algbw = size / time (1 GB/s = 1e9 B/s), busbw = algbw x the collective's factor.
     row.algbw_gbps = row.time_us > 0 ? static_cast<double>(row.size) / (row.time_us * 1e-6) / 1e9 : 0;
     row.busbw_gbps = row.algbw_gbps * c.op->bus_factor(session_.size());
@@ -93,6 +81,59 @@ class CaseRunner {
   }
 
  private:
+  // The timed blocks, the timed single calls and (ranks slowed) the dose rounds; each rank records its
+  // start, arrival and departure on the common clock for every block and call (pace_timing.h).
+  void measure(const Case& c, const OpCall& call, Watchdog::Watch& watch, CollectiveRow& row) {
+    detail::PaceRecorder block_rec(offset_s_), iter_rec(offset_s_);
+    std::vector<double> block_s(static_cast<std::size_t>(std::max(cfg_.blocks, 1)));
+    for (double& b : block_s) {
+      session_.barrier();
+      double start = block_rec.now_s();
+      // One untimed call first: ranks leave a barrier up to a message latency apart, and that skew would
+      // land in the block (up to one latency over 20 calls: about 5% at 8 B); after one call the ranks run in the
+      // steady state of back-to-back calls, which is what a long plain loop measures.
+      run_calls(c, call, 1, watch);
+      double arrive = block_rec.now_s();
+      b = run_calls(c, call, cfg_.iters, watch) / cfg_.iters;
+      block_rec.record(start, arrive, block_rec.now_s());
+    }
+    // One timed step: barrier, this rank's extra work (a straggler's dose), one call.
+    detail::TimedStep one_step = [&](double spin_s, detail::PaceRecorder& rec) {
+      session_.barrier();
+      double start = rec.now_s();
+      if (spin_s > 0) detail::spin_for_s(spin_s);
+      double arrive = rec.now_s();
+      double dt = run_calls(c, call, 1, watch);
+      rec.record(start, arrive, rec.now_s());
+      return dt;
+    };
+    std::vector<double> per_iter(static_cast<std::size_t>(cfg_.iters));
+    for (double& dt : per_iter) dt = one_step(0, iter_rec);
+    std::vector<double> all_blocks = session_.gather_doubles(block_s, 0);
+    std::vector<double> all_iters = session_.gather_doubles(per_iter, 0);
+    std::vector<double> block_wire = session_.gather_doubles(block_rec.wire(), 0);
+    std::vector<double> iter_wire = session_.gather_doubles(iter_rec.wire(), 0);
+    double base_step_s = 0;
+    if (session_.rank() == 0) {
+      fill_figures(row, all_blocks, all_iters);
+      fill_pace(row, block_wire, iter_wire);
+      std::vector<double> steps;
+      for (const auto& b : row.iter_lanes) steps.push_back(detail::step_s(b));
+      base_step_s = detail::median_of(steps);
+    }
+    if (cfg_.slow_ranks.empty() || cfg_.slow_doses.empty()) return;
+    base_step_s = session_.broadcast(base_step_s, 0);
+    row.doses = detail::run_dose_rounds(session_, cfg_, offset_s_, base_step_s, uncertainty_s_, one_step);
+  }
+
+  void fill_pace(CollectiveRow& row, const std::vector<double>& block_wire, const std::vector<double>& iter_wire) const {
+    auto n = static_cast<std::size_t>(session_.size());
+    row.block_lanes = detail::timeline_from_wire(block_wire, n);
+    row.iter_lanes = detail::timeline_from_wire(iter_wire, n);
+    row.block_pace = name_trial_pace(row.block_lanes, uncertainty_s_);
+    row.iter_pace = name_trial_pace(row.iter_lanes, uncertainty_s_);
+  }
+
   // n calls between the backend's timing marks, then the wait for them: seconds for the n calls, every
   // one complete. Progress is counted per chunk of kChunk calls (one relaxed atomic add per chunk, not
   // per call, so the timed loop is the calls), and each chunk is allowed what its calls need; the wait
@@ -171,6 +212,8 @@ class CaseRunner {
   const CollectiveBenchConfig& cfg_;
   void* stage_in_;
   void* stage_out_;
+  double offset_s_;                    // this rank's clock offset to rank 0
+  std::vector<double> uncertainty_s_;  // rank 0: every rank's clock error bound (pace.h)
 };
 
 }  // namespace
@@ -199,8 +242,10 @@ CollectiveBenchResult run_collective_bench(MpiSession& session, const Collective
     runner = cfg.backend == Backend::kMpi ? detail::make_mpi_runner(session, host_memory, half)
                                           : detail::make_nccl_runner(session, cfg.gpu, half);
   }
-  CaseRunner cases(session, *runner, cfg, host_memory, half);
-  CollectiveBenchResult result{cfg.backend, session.size(), {}, 0};
+  // One clock for the pace records: every rank's offset to rank 0 and its error bound (clock_sync.h).
+  ClockSync clock = sync_clock_to_rank0(session);
+  CollectiveBenchResult result{cfg.backend, session.size(), {}, 0, session.gather_doubles({clock.rtt_s}, 0)};
+  CaseRunner cases(session, *runner, cfg, host_memory, half, clock, clock_uncertainty_s(result.clock_rtt_s));
   for (Collective id : cfg.ops) {
     const CollectiveOp& op = detail::collective_op(id);
     for (DataType type : cfg.types)

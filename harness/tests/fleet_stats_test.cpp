@@ -167,6 +167,23 @@ TEST(FleetAnalyze, AResultMostPeersHaveIsMissedAndOneNodeAloneIsAWarning) {
   EXPECT_EQ(lone.metrics[0].nodes[0].status, "no peers");
 }
 
+TEST(FleetAnalyze, AHostWhoseRanksSetThePaceInMostCollectiveTrialsIsASuspect) {
+  FleetInput in;
+  in.nodes = {node("a", 100), node("b", 100), node("c", 100)};
+  in.nodes[0].pace_trials = 4;  // a's runs: c's rank was waited for in 3 of 4 trials, a's in 1
+  in.nodes[0].pace_setter_hosts = {{"c", 3}, {"a", 1}};
+  in.nodes[1].pace_trials = 4;  // b's runs: c again twice, the rest unknown
+  in.nodes[1].pace_setter_hosts = {{"c", 2}};
+  FleetReport r = analyze_fleet(in, FleetOptions{});
+  ASSERT_EQ(r.suspects.size(), 1u);
+  EXPECT_EQ(r.suspects[0].host, "c");
+  EXPECT_NE(r.suspects[0].reasons[0].find("set the pace"), std::string::npos);
+  EXPECT_NE(r.suspects[0].reasons[0].find("in 5 of the fleet's 8 collective trials"), std::string::npos);
+  // Half of the trials is not more than half: no suspect.
+  in.nodes[1].pace_setter_hosts = {{"c", 1}};
+  EXPECT_TRUE(analyze_fleet(in, FleetOptions{}).suspects.empty());
+}
+
 // The console table, whole: one line per node with its verdict and worst slowdown, the reasons beneath.
 TEST(FleetPrinters, TableGolden) {
   FleetInput in;

@@ -13,6 +13,7 @@ from . import (
     fig_decisions,
     fig_forest,
     fig_gang,
+    fig_pace,
     fig_pipeline,
     fig_staging,
     fig_steps,
@@ -181,7 +182,8 @@ def add_doc_sections(kind: str, docs: list[Doc], add: Callable[[str, str, str], 
         img = fig_collectives.collectives_figure(docs)
         wrong = sum(d.data.get("wrong_total", 0) or 0 for d in docs)
         add("collectives", "Collectives", (img or note("no rows with busbw")) +
-            note(f"From {', '.join(d.name for d in docs)}; wrong results in total: {wrong}."))
+            note(f"From {', '.join(d.name for d in docs)}; wrong results in total: {wrong}.") +
+            "".join(fig_pace.pace_figures(docs)))
     elif kind == "gang":
         parts = []
         for d in docs:
@@ -194,6 +196,7 @@ def add_doc_sections(kind: str, docs: list[Doc], add: Callable[[str, str, str], 
                                  num(g.get("time_to_first_step_s")), num(g.get("stranded_gpu_s")), num(g.get("cleanup_s")),
                                  g.get("retries"), num(g.get("bound_s"))]]))
             parts.append(img or note(f"{d.name}: no rank timelines"))
+            parts.extend(fig_pace.pace_figures([d]))
         total = sum(d.data.get("stranded_gpu_s", 0) or 0 for d in docs)
         parts.append(note(f"Stranded GPU-seconds over these gang runs: {total:.2f} "
                           "(internal accounting; see placebench cost)."))

@@ -269,6 +269,31 @@ TEST(GoldenPrinter, CollectiveTableAndJson) {
   EXPECT_TRUE(matches_golden(json_text(collective_to_json(rep)), "printers/collective-mpi.json"));
 }
 
+// Who set the pace, with stragglers on purpose: the pace lines under the table (one rank named over the
+// calls, the blocks unknown), the dose table, and the row's pace object, lanes, clock rtts and slowdown config.
+TEST(GoldenPrinter, CollectivePaceAndDoses) {
+  CollectiveReport rep = collective_mpi_report();
+  rep.result.rows.resize(1);
+  CollectiveRow& row = rep.result.rows[0];
+  rep.result.clock_rtt_s = {0, 4e-6};
+  std::vector<double> bound = clock_uncertainty_s(rep.result.clock_rtt_s);
+  for (int i = 0; i < 3; ++i) {
+    double t = i * 100e-6;
+    row.iter_lanes.push_back({{t, t + 1e-6, t + 30e-6}, {t, t + 20e-6, t + 30e-6}});  // rank 1 is 19 us late
+    row.block_lanes.push_back({{t, t + 1e-6, t + 90e-6}, {t, t + 2e-6, t + 90e-6}});  // 1 us: within the clocks
+  }
+  row.iter_pace = name_trial_pace(row.iter_lanes, bound);
+  row.block_pace = name_trial_pace(row.block_lanes, bound);
+  rep.config.slow_ranks = {1};
+  rep.config.slow_doses = {{"0%", 0, true}, {"10%", 10, true}};
+  rep.config.slow_rounds = 6;
+  DoseFigures d0{"0%", 0, 0.1, 10, 9, 0, 0, 0, 0, 0, 0, 0, 0, 0, "consistent", 6, row.block_pace};
+  DoseFigures d1{"10%", 1, 1.1, 11.2, 10.1, 1.1, 0.9, 1.3, 1.1, 0.9, 1.4, 0.1, -0.2, 0.3, "consistent", 6, row.iter_pace};
+  row.doses = {d0, d1};
+  EXPECT_TRUE(matches_golden(render_collective_table(rep), "printers/collective-pace.txt"));
+  EXPECT_TRUE(matches_golden(json_text(collective_to_json(rep)), "printers/collective-pace.json"));
+}
+
 // nccl-tests' -J layout: out-of-place and in-place of one size side by side (null where a mode was not
 // run), a size whose only mode was unsupported left out, the root as nccl-tests' "%6i" string.
 TEST(GoldenPrinter, CollectiveInNcclTestsLayout) {

@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "placebench/collectives/clock_sync.h"
+#include "../pace_timing.h"
 #include "../test_hooks.h"
 #include "transport.h"
 
@@ -25,11 +26,16 @@ constexpr double kMissingWakeS = 0.5;  // missing ranks wake this long after rep
 
 bool contains(const std::vector<int>& v, int x) { return std::find(v.begin(), v.end(), x) != v.end(); }
 
-// Timeline wire format: rank, start, then per attempt (ready, joined, first_step, released), NaN = none.
-constexpr std::size_t kFieldsPerAttempt = 4;
+// Timeline wire format: rank, start, then per attempt (ready, joined, first_step, released), then per
+// step of the joined attempt (start, arrive, depart); NaN = none.
+constexpr std::size_t kFieldsPerAttempt = 4, kFieldsPerStep = 3;
 
-std::vector<double> encode(const GangRank& r, int attempts) {
-  std::vector<double> v(2 + kFieldsPerAttempt * static_cast<std::size_t>(attempts), kNone);
+std::size_t wire_size(int attempts, int steps) {
+  return 2 + kFieldsPerAttempt * static_cast<std::size_t>(attempts) + kFieldsPerStep * static_cast<std::size_t>(steps);
+}
+
+std::vector<double> encode(const GangRank& r, int attempts, int steps) {
+  std::vector<double> v(wire_size(attempts, steps), kNone);
   v[0] = r.rank;
   v[1] = r.process_start_s;
   for (const GangAttempt& a : r.attempts) {
@@ -39,12 +45,18 @@ std::vector<double> encode(const GangRank& r, int attempts) {
     p[2] = a.first_step_s.value_or(kNone);
     p[3] = a.released_s.value_or(kNone);
   }
+  double* q = &v[wire_size(attempts, 0)];
+  for (std::size_t i = 0; i < r.steps.size() && i < static_cast<std::size_t>(steps); ++i, q += kFieldsPerStep) {
+    q[0] = r.steps[i].start_s;
+    q[1] = r.steps[i].arrive_s;
+    q[2] = r.steps[i].depart_s;
+  }
   return v;
 }
 
 std::optional<double> opt(double x) { return std::isnan(x) ? std::nullopt : std::optional<double>(x); }
 
-GangRank decode(const std::vector<double>& v, int attempts) {
+GangRank decode(const std::vector<double>& v, int attempts, int steps) {
   GangRank r;
   r.rank = static_cast<int>(v[0]);
   r.process_start_s = v[1];
@@ -53,6 +65,8 @@ GangRank decode(const std::vector<double>& v, int attempts) {
     if (std::isnan(p[0])) continue;
     r.attempts.push_back({a, opt(p[0]), opt(p[1]), opt(p[2]), opt(p[3])});
   }
+  for (const double* q = &v[wire_size(attempts, 0)]; q < v.data() + wire_size(attempts, steps); q += kFieldsPerStep)
+    if (!std::isnan(q[2])) r.steps.push_back({q[0], q[1], q[2]});
   return r;
 }
 
@@ -134,6 +148,24 @@ void Gang::sleep_until_global(double t) const {
   if (left > 0) std::this_thread::sleep_for(std::chrono::duration<double>(left));
 }
 
+// The steps of a joined attempt, each recorded on the common clock; false when one missed its deadline.
+template <class PollUntil>
+bool Gang::run_steps(GangRank& me, GangAttempt& at, PollUntil& poll_until) {
+  double step_deadline = *at.joined_s + config_.deadline_s, step_start = *at.joined_s;
+  double spin_s = contains(config_.slow_ranks, me.rank) ? config_.slow_s : 0;
+  for (int s = 0; s < config_.steps; ++s) {
+    if (spin_s > 0) detail::spin_for_s(spin_s);  // a straggler on purpose: its own work before the step
+    double arrive = now_global();
+    transport_->begin_step();
+    if (!poll_until(step_deadline, [&] { return transport_->poll_step(); })) return false;
+    double depart = now_global();
+    if (s == 0) at.first_step_s = depart;
+    me.steps.push_back({step_start, arrive, depart});
+    step_start = depart;
+  }
+  return true;
+}
+
 GangRank Gang::run_attempts() {
   GangRank me;
   me.rank = session_.rank();
@@ -160,14 +192,12 @@ GangRank Gang::run_attempts() {
     bool joined = poll_until(end + config_.grace_s, [&] { return transport_->poll_join(); });
     if (joined) {
       at.joined_s = now_global();
-      double step_deadline = *at.joined_s + config_.deadline_s;
-      for (int s = 0; s < config_.steps && joined; ++s) {
-        transport_->begin_step();
-        joined = poll_until(step_deadline, [&] { return transport_->poll_step(); });
-        if (joined && s == 0) at.first_step_s = now_global();
-      }
+      joined = run_steps(me, at, poll_until);
     }
-    if (!joined) transport_->abandon();
+    if (!joined) {
+      transport_->abandon();
+      me.steps.clear();
+    }
     transport_->release();
     at.released_s = now_global();
     me.attempts.push_back(at);
@@ -193,13 +223,14 @@ GangResult Gang::collect(const GangRank& mine) {
   res.bound_s = (config_.retries + 1) * config_.deadline_s + config_.retries * config_.backoff_s;
   find_completed_attempt(res, config_.retries);
   add_stranded_and_cleanup(res, config_);
+  name_step_pace(res);
   return res;
 }
 
 std::vector<GangRank> Gang::exchange_timelines(const GangRank& mine) {
   int n = session_.size(), attempts = config_.retries + 1;
   int reporter = gang_reporter(config_, n);
-  std::vector<double> wire = encode(mine, attempts);
+  std::vector<double> wire = encode(mine, attempts, config_.steps);
   if (session_.rank() != reporter) {
     if (!contains(config_.missing_ranks, session_.rank())) transport_->send_timeline(wire, reporter);
     return {mine};
@@ -213,7 +244,7 @@ std::vector<GangRank> Gang::exchange_timelines(const GangRank& mine) {
     const auto& timeline = timelines[static_cast<std::size_t>(r)];
     GangRank g;
     if (timeline) {
-      g = decode(*timeline, attempts);
+      g = decode(*timeline, attempts, config_.steps);
       g.reported = true;
     } else {
       g.rank = r;  // never reported: recorded as silent
@@ -221,6 +252,20 @@ std::vector<GangRank> Gang::exchange_timelines(const GangRank& mine) {
     ranks.push_back(g);
   }
   return ranks;
+}
+
+// Who set the pace per step: only a complete gang, every rank with every step (pace.h).
+void Gang::name_step_pace(GangResult& res) const {
+  if (!res.completed_attempt) return;
+  std::vector<double> rtt;
+  for (const GangRank& g : res.ranks) {
+    if (g.steps.size() != static_cast<std::size_t>(config_.steps)) return;
+    rtt.push_back(g.clock_rtt_s);
+  }
+  PaceTimeline t(static_cast<std::size_t>(config_.steps));
+  for (std::size_t s = 0; s < t.size(); ++s)
+    for (const GangRank& g : res.ranks) t[s].push_back(g.steps[s]);
+  res.step_pace = name_trial_pace(t, clock_uncertainty_s(rtt));
 }
 
 double Gang::job_start_global() const {
@@ -246,6 +291,11 @@ void Gang::identify_and_rebase(std::vector<GangRank>& ranks, double zero) const 
       rebase(a.joined_s);
       rebase(a.first_step_s);
       rebase(a.released_s);
+    }
+    for (RankBlockTimes& t : g.steps) {
+      t.start_s -= zero;
+      t.arrive_s -= zero;
+      t.depart_s -= zero;
     }
   }
 }

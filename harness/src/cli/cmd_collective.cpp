@@ -21,6 +21,7 @@
 #include "placebench/harness/collectives_driver/collective_nccl_tests.h"
 #include "placebench/harness/collectives_driver/collective_report.h"
 #include "placebench/harness/collectives_driver/mpi_command.h"
+#include "placebench/harness/collectives_driver/pace_report.h"
 #include "placebench/harness/collectives_driver/rank_placement.h"
 #include "placebench/harness/errors.h"
 #include "placebench/harness/evidence.h"
@@ -36,8 +37,8 @@ namespace coll = placebench::collectives;
 struct CollectiveOptions {
   PlanRequest placement;
   std::string backend = "auto", ops = "allreduce", types = "float32", redop = "sum", sizes = "8:1M:x4", mode = "both",
-              arm = "local", stall_timeout, nccl_tests_json;
-  int root = 0, iters = 20, warmup = 5, blocks = 10;
+              arm = "local", stall_timeout, nccl_tests_json, slow_ranks, slow_doses;
+  int root = 0, iters = 20, warmup = 5, blocks = 10, slow_rounds = 10;
   bool no_check = false, json = false, allow_single_rank = false, force = false;
 };
 
@@ -73,6 +74,17 @@ void check_collective_memory(const std::vector<std::uint64_t>& sizes, const std:
                                  text, 2 * largest / 1073741824.0, kShare * 100, static_cast<double>(avail) / 1073741824.0));
 }
 
+// Stragglers on purpose: the slowed ranks and the doses (the default doses when only ranks are given).
+void parse_slowdown(const CollectiveOptions& opt, coll::CollectiveBenchConfig& cfg) {
+  if (opt.slow_ranks.empty()) {
+    if (!opt.slow_doses.empty()) throw InputError("--slow-doses: give the ranks to slow with --slow-ranks (e.g. 1)");
+    return;
+  }
+  cfg.slow_ranks = parse_rank_list(opt.slow_ranks, "--slow-ranks");
+  cfg.slow_doses = parse_slow_doses(opt.slow_doses.empty() ? "0,5,10,20%" : opt.slow_doses, "--slow-doses");
+  cfg.slow_rounds = opt.slow_rounds;
+}
+
 // Everything that can be checked without MPI (identical on every rank).
 coll::CollectiveBenchConfig parse_config(const CollectiveOptions& opt) {
   coll::CollectiveBenchConfig cfg;
@@ -96,6 +108,7 @@ coll::CollectiveBenchConfig parse_config(const CollectiveOptions& opt) {
       throw InputError(std::string("PLACEBENCH_CORRUPT_RANK=") + c + ": not a rank; give a whole number in decimal or unset it");
     cfg.corrupt_rank = static_cast<int>(*rank);
   }
+  parse_slowdown(opt, cfg);
   if (!opt.nccl_tests_json.empty() && cfg.ops.size() != 1)
     throw InputError("--nccl-tests-json: nccl-tests' layout holds one collective, and --ops names " +
                      std::to_string(cfg.ops.size()) + "; give one --ops per file (one run per collective)");
@@ -168,6 +181,10 @@ int run_collective_command(const CollectiveOptions& opt) {
     if (session.rank() == 0) nccl_tests_output(opt);
     if (cfg.root < 0 || cfg.root >= session.size())
       throw InputError("--root " + std::to_string(cfg.root) + ": must be a rank, 0.." + std::to_string(session.size() - 1));
+    for (int r : cfg.slow_ranks)
+      if (r >= session.size())
+        throw InputError("--slow-ranks: rank " + std::to_string(r) + " does not exist; this job has ranks 0.." +
+                         std::to_string(session.size() - 1));
     Inventory inv = build_inventory(Topology::load_live());
     kernels::DeviceRuntime rt = kernels::query_device_runtime();
     cross_check_live(inv, rt);
@@ -247,6 +264,12 @@ void add_collective_command(CLI::App& app, CommandAction& action) {
   cmd->add_option("--nccl-tests-json", opt->nccl_tests_json,
                   "Also write FILE in nccl-tests' -J layout (one --ops; an existing FILE only with --force)")
       ->type_name("FILE");
+  cmd->add_option("--slow-ranks", opt->slow_ranks, "Stragglers on purpose: these ranks spin before each call of the dose rounds")
+      ->type_name("R,S");
+  cmd->add_option("--slow-doses", opt->slow_doses, "Their extra work per call: 0,5,10,20% of the step (default) or 0,50us,1ms")
+      ->type_name("D,E");
+  cmd->add_option("--slow-rounds", opt->slow_rounds, "Dose rounds (each runs every dose, in a random order): CIs are over rounds")
+      ->type_name("N")->transform(whole_number(1, 10'000))->default_val(10);
   add_force_flag(*cmd, opt->force);
   cmd->add_option("--stall-timeout", opt->stall_timeout,
                   "Abort the job when a wait makes no progress this long, plus the call's bytes at 100 MB/s (default "

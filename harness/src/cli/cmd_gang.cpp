@@ -15,6 +15,7 @@
 #include "placebench/harness/collectives_driver/backend_choice.h"
 #include "placebench/harness/collectives_driver/gang_report.h"
 #include "placebench/harness/collectives_driver/mpi_command.h"
+#include "placebench/harness/collectives_driver/pace_report.h"
 #include "placebench/harness/collectives_driver/rank_placement.h"
 #include "placebench/harness/errors.h"
 #include "placebench/harness/units.h"
@@ -32,39 +33,21 @@ constexpr double kMaxDeadlineS = 3600, kMaxBackoffS = 600;
 struct GangOptions {
   PlanRequest placement;
   std::string backend = "auto", late, late_delay = "0s", missing, deadline = "10s", backoff = "1s", step_bytes = "1M",
-              arm = "local", stall_timeout;
+              arm = "local", stall_timeout, slow_ranks, slow_step;
   int retries = 0, gpus_per_rank = 1, steps = 10;
   bool allow_single_rank = false;
   ReportOutput output;
 };
 
-std::vector<int> parse_ranks(const std::string& text, const std::string& option) {
-  std::vector<int> out;
-  std::size_t start = 0;
-  while (!text.empty() && start <= text.size()) {
-    std::size_t comma = text.find(',', start);
-    std::string item = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-    std::size_t used = 0;
-    int v = -1;
-    try {
-      v = std::stoi(item, &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (used != item.size() || item.empty() || v < 0)
-      throw InputError(option + ": '" + item + "' is not a rank; give comma-separated ranks, e.g. 1,3");
-    out.push_back(v);
-    if (comma == std::string::npos) break;
-    start = comma + 1;
-  }
-  return out;
-}
-
 coll::GangConfig parse_config(const GangOptions& opt) {
   coll::GangConfig c;
-  c.late_ranks = parse_ranks(opt.late, "--late");
+  c.late_ranks = parse_rank_list(opt.late, "--late");
   c.late_delay_s = parse_duration_s(opt.late_delay, "--late-delay", kSecondsPerYear);
-  c.missing_ranks = parse_ranks(opt.missing, "--missing");
+  c.missing_ranks = parse_rank_list(opt.missing, "--missing");
+  c.slow_ranks = parse_rank_list(opt.slow_ranks, "--slow-ranks");
+  if (!opt.slow_step.empty()) c.slow_s = parse_duration_s(opt.slow_step, "--slow-step", 1.0);
+  if (c.slow_ranks.empty() != (c.slow_s == 0))
+    throw InputError("--slow-ranks and --slow-step go together: the ranks to slow and their extra work per step (e.g. 200us)");
   c.deadline_s = parse_duration_s(opt.deadline, "--deadline", kMaxDeadlineS);
   c.backoff_s = parse_duration_s(opt.backoff, "--backoff", kMaxBackoffS);
   c.retries = opt.retries;
@@ -89,10 +72,11 @@ bool is_missing(const coll::GangConfig& cfg, int rank) {
 
 // The checks that need the job's size.
 void check_ranks_exist(const coll::GangConfig& cfg, int nranks) {
-  for (const auto* list : {&cfg.late_ranks, &cfg.missing_ranks})
+  for (const auto* list : {&cfg.late_ranks, &cfg.missing_ranks, &cfg.slow_ranks})
     for (int r : *list)
       if (r >= nranks)
-        throw InputError(std::string(list == &cfg.late_ranks ? "--late" : "--missing") + ": rank " + std::to_string(r) +
+        throw InputError(std::string(list == &cfg.late_ranks ? "--late" : list == &cfg.slow_ranks ? "--slow-ranks" : "--missing") +
+                         ": rank " + std::to_string(r) +
                          " does not exist; this job has ranks 0.." + std::to_string(nranks - 1));
   if (static_cast<int>(cfg.missing_ranks.size()) >= nranks) throw InputError("--missing names every rank; leave one to report");
 }
@@ -221,6 +205,9 @@ void add_gang_command(CLI::App& app, CommandAction& action) {
   cmd->add_option("--steps", opt->steps, "Useful steps (allreduces) once the gang is complete")
       ->type_name("S")->transform(whole_number(1, 1'000'000))->default_val(10);
   cmd->add_option("--step-bytes", opt->step_bytes, "Bytes each step allreduces")->type_name("SIZE")->default_val("1M");
+  cmd->add_option("--slow-ranks", opt->slow_ranks, "Stragglers on purpose: these ranks spin --slow-step before each step")
+      ->type_name("RANKS");
+  cmd->add_option("--slow-step", opt->slow_step, "Their extra work per step (200us, 1ms; at most 1s)")->type_name("TIME");
   cmd->add_option("--arm", opt->arm, "The arm every rank applies: " + arm_names_list())->type_name("A")->default_val("local");
   add_device_options(cmd, opt->placement.device);
   add_placement_options(cmd, opt->placement);

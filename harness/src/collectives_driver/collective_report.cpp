@@ -5,6 +5,8 @@
 
 #include <set>
 
+#include "placebench/harness/collectives_driver/pace_report.h"
+
 namespace placebench::harness {
 
 using namespace placebench::collectives;
@@ -26,10 +28,38 @@ nlohmann::json figure_labels() {
           {"time_p50_rank_mean", "per iteration: median of the mean over ranks (OSU-style latency)"}};
 }
 
+// Who set the pace in the row's timed blocks and single calls, every rank's lanes, and the dose rounds.
+nlohmann::json row_pace_to_json(const CollectiveRow& r) {
+  nlohmann::json pace{{"blocks", trial_pace_to_json(r.block_pace, true)},
+                      {"calls", trial_pace_to_json(r.iter_pace, true)},
+                      {"lanes", {{"blocks", lanes_to_json(r.block_lanes)}, {"calls", lanes_to_json(r.iter_lanes)}}}};
+  if (!r.doses.empty()) pace["doses"] = doses_to_json(r.doses);
+  return pace;
+}
+
+// The config of the dose rounds, when ranks were slowed.
+nlohmann::json slowdown_config(const CollectiveBenchConfig& cfg) {
+  nlohmann::json doses = nlohmann::json::array();
+  for (const SlowDose& d : cfg.slow_doses) doses.push_back(d.text);
+  return {{"ranks", cfg.slow_ranks}, {"doses", doses}, {"rounds", cfg.slow_rounds}, {"seed", cfg.seed}};
+}
+
 std::set<std::string> host_names(const CollectiveReport& rep) {
   std::set<std::string> hosts;
   for (const auto& r : rep.ranks) hosts.insert(r.value("host", ""));
   return hosts;
+}
+
+// Per measured row with pace records: who set the pace per call and per block, then the dose table.
+std::string render_pace_lines(const CollectiveReport& rep) {
+  std::string out;
+  for (const CollectiveRow& r : rep.result.rows) {
+    if (!r.unsupported.empty() || r.iter_pace.blocks == 0) continue;
+    out += fmt::format("\npace, {} {} B {}:\n", collective_name(r.op), r.size, r.in_place ? "in-place" : "out-of-place");
+    out += pace_line("  calls", r.iter_pace) + pace_line("  blocks", r.block_pace);
+    if (!r.doses.empty()) out += render_dose_table(r.doses, rep.config.slow_ranks);
+  }
+  return out;
 }
 
 }  // namespace
@@ -72,6 +102,7 @@ nlohmann::json collective_to_json(const CollectiveReport& rep) {
                   {"time_max", r.iter_max_us},
                   {"time_p50_rank_mean", r.iter_mean_p50_us},
                   {"wrong", r.wrong >= 0 ? nlohmann::json(r.wrong) : nlohmann::json("N/A")}});
+      if (r.iter_pace.blocks > 0) row["pace"] = row_pace_to_json(r);
     }
     rows.push_back(std::move(row));
   }
@@ -93,6 +124,14 @@ nlohmann::json collective_to_json(const CollectiveReport& rep) {
           {"wrong_total", rep.result.wrong_total},
           {"average_bus_bandwidth", average_bus_bandwidth(rep.result)},
           {"ranks", rep.ranks}};
+  if (!rep.result.clock_rtt_s.empty()) {
+    std::vector<double> rtt_us;
+    for (double s : rep.result.clock_rtt_s) rtt_us.push_back(s * 1e6);
+    out["clock_rtt_us"] = rtt_us;
+    out["labels"]["pace"] = "per block and per call: the last rank to arrive, named only when it is later than the next-latest "
+                            "by more than their clocks' rtt/2 bounds summed; else unknown";
+  }
+  if (!cfg.slow_ranks.empty()) out["config"]["slowdown"] = slowdown_config(cfg);
   stamp_evidence(out, rep.evidence);
   return out;
 }
@@ -129,6 +168,7 @@ std::string render_collective_table(const CollectiveReport& rep) {
                        r.time_us, r.time_spread, r.algbw_gbps, r.busbw_gbps, r.iter_p50_us, r.iter_p95_us, r.iter_p99_us,
                        r.iter_max_us, r.iter_mean_p50_us, r.wrong >= 0 ? std::to_string(r.wrong) : "N/A");
   }
+  out += render_pace_lines(rep);
   // nccl-tests' two summary lines, in its format ("# %-20s : %d %s", "# %-20s : %g %s"; no minimum
   // bandwidth is checked, so the second ends with an empty verdict), then what the columns mean.
   out += fmt::format("\n# {:<20} : {} {}\n", "Out of bounds values", rep.result.wrong_total, rep.result.wrong_total ? "FAILED" : "OK");

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "placebench/harness/collectives_driver/pace_report.h"
 #include "placebench/harness/errors.h"
 
 namespace placebench::harness {
@@ -141,6 +142,13 @@ json gang_to_json(const GangReport& rep) {
   write_fields(j, r, kResultTimes);
   write_fields(j, r, kResultNumbers);
   write_fields(j, r, kResultIntegers);
+  if (!c.slow_ranks.empty()) j["config"].update({{"slow_ranks", c.slow_ranks}, {"slow_step_s", c.slow_s}});
+  if (r.step_pace.blocks > 0) {
+    PaceTimeline lanes(r.ranks.front().steps.size());
+    for (std::size_t s = 0; s < lanes.size(); ++s)
+      for (const GangRank& g : r.ranks) lanes[s].push_back(g.steps.at(s));
+    j["pace"] = {{"steps", trial_pace_to_json(r.step_pace, true)}, {"lanes", lanes_to_json(lanes)}};
+  }
   return j;
 }
 
@@ -193,6 +201,7 @@ std::string render_gang_table(const GangReport& rep) {
       out += fmt::format("{:<5} {:<16} {:<8} {:>8.3f} {:>7} {:>9} {:>9} {:>11} {:>9}\n", g.rank, g.host, role, g.process_start_s,
                          a.attempt, opt_text(a.ready_s), opt_text(a.joined_s), opt_text(a.first_step_s), opt_text(a.released_s));
   }
+  if (r.step_pace.blocks > 0) out += "\n" + pace_line("steps", r.step_pace);
   return out;
 }
 

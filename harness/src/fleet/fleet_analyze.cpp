@@ -129,6 +129,23 @@ void unreadable_findings(FleetReport& r, Findings& f) {
   }
 }
 
+// A host whose ranks set the pace (were waited for, beyond the clocks' uncertainty) in more than half of
+// the fleet's collective trials, and in at least kMinPaceTrials of them, is a suspect.
+void pace_findings(const FleetReport& r, Findings& f) {
+  constexpr int kMinPaceTrials = 3;
+  int trials = 0;
+  std::map<std::string, int> named;
+  for (const NodeRun& n : r.input.nodes) {
+    trials += n.pace_trials;
+    for (const auto& [host, count] : n.pace_setter_hosts) named[host] += count;
+  }
+  for (const auto& [host, count] : named)
+    if (count >= kMinPaceTrials && 2 * count > trials)
+      f.reasons[host].push_back(fmt::format("collective: its ranks set the pace (the others waited for them beyond the "
+                                            "clocks' uncertainty) in {} of the fleet's {} collective trials",
+                                            count, trials));
+}
+
 }  // namespace
 
 FleetReport analyze_fleet(FleetInput input, const FleetOptions& options) {
@@ -147,6 +164,7 @@ FleetReport analyze_fleet(FleetInput input, const FleetOptions& options) {
   metric_findings(r, f, r.warnings);
   topology_findings(r, f);
   unreadable_findings(r, f);
+  pace_findings(r, f);
   for (const NodeRun& n : r.input.nodes) {
     NodeVerdict v;
     v.host = n.host;

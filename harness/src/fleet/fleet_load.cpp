@@ -75,6 +75,15 @@ void check_summary_against_trials(const ExperimentConfig& config, const check::R
     }
 }
 
+// A collective trial's pace-setter (collective_trial.cpp writes it into the summary).
+void count_pace_setter(const TrialRecord& t, NodeRun& node) {
+  const json& summary = t.line.value("summary", json::object());
+  if (!summary.is_object() || !summary.contains("pace_setter")) return;
+  ++node.pace_trials;
+  auto host = summary.find("pace_setter_host");
+  if (host != summary.end() && host->is_string() && !host->get<std::string>().empty()) ++node.pace_setter_hosts[host->get<std::string>()];
+}
+
 NodeRun read_node(const std::string& dir, bool keep_evidence) {
   check::RunEvidence ev = check::load_run_evidence(dir);
   if (ev.node_check)
@@ -104,6 +113,7 @@ NodeRun read_node(const std::string& dir, bool keep_evidence) {
   for (const TrialRecord& t : ev.trials) {
     auto d = t.line.find("duration_s");
     if (d != t.line.end() && d->is_number()) node.duration_s += d->get<double>();
+    count_pace_setter(t, node);
   }
   if (!topology) node.notes.push_back("run.json has no topology: the topology comparison leaves this node out");
   if (!node.complete) node.notes.push_back("the run is not complete (complete: false): its CIs are wider");

@@ -81,6 +81,11 @@ WorkloadRun collective_trial(const Inventory& inv, const ExperimentConfig& confi
   for (const auto& r : ranks) rank_records.push_back(nlohmann::json::parse(r));
   w.extra = {{"nranks", session.size()}, {"size", row.size}, {"count", row.count}, {"time_us", row.time_us},
              {"algbw", row.algbw_gbps}, {"busbw", row.busbw_gbps}, {"placement_ranks", rank_records}};
+  // Who set the pace over the trial's timed calls (pace.h), and that rank's host: fleet counts suspects.
+  int setter = row.iter_pace.setter;
+  w.extra["pace_setter"] = setter >= 0 ? nlohmann::json(setter) : nlohmann::json("unknown");
+  if (setter >= 0 && static_cast<std::size_t>(setter) < rank_records.size())
+    w.extra["pace_setter_host"] = rank_records[static_cast<std::size_t>(setter)].value("host", "");
   return w;
 }
 

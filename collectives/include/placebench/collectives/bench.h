@@ -12,8 +12,17 @@
 #include "placebench/collectives/collective.h"
 #include "placebench/collectives/datatype.h"
 #include "placebench/collectives/mpi_session.h"
+#include "placebench/collectives/pace.h"
 
 namespace placebench::collectives {
+
+// Stragglers on purpose: a dose of extra work (a busy spin on the steady clock) that the slowed ranks do
+// before each timed call of the dose rounds.
+struct SlowDose {
+  std::string text;      // as given: "10%", "50us"
+  double value = 0;      // percent of the step (percent) or seconds
+  bool percent = false;  // of the case's median per-iteration step time without a slowdown
+};
 
 struct CollectiveBenchConfig {
   Backend backend = Backend::kMpi;
@@ -29,6 +38,26 @@ struct CollectiveBenchConfig {
   bool check = true;
   int gpu = -1;                      // NCCL: this rank's CUDA device
   int corrupt_rank = -1;             // test hook: this rank flips one output element before the check
+  std::vector<int> slow_ranks;       // the ranks slowed in the dose rounds (none: no dose rounds)
+  std::vector<SlowDose> slow_doses;  // the doses; the first is the reference (0)
+  int slow_rounds = 10;              // rounds; each runs every dose, in an order drawn per round
+  std::uint64_t seed = 1;            // the dose order's seed (the same draw on every rank)
+};
+
+// Per dose, rank 0, from the dose rounds (slowdown.cpp says how). Deltas are against dose 0 of the
+// same round; CIs are Hodges-Lehmann one-sample 95% intervals over rounds (stats/hodges_lehmann.h).
+struct DoseFigures {
+  std::string dose;                  // as given
+  double set_us = 0;                 // the spin asked for (a percent dose: of the measured step)
+  double achieved_us = 0;            // median over rounds of the slowed ranks' measured extra work
+  double step_us = 0;                // median over rounds of the median step (latest departure - earliest start)
+  double collective_us = 0;          // median over rounds of the median of the longest time in the call
+  double step_delta_us = 0, step_delta_lo_us = 0, step_delta_hi_us = 0;
+  double collective_delta_us = 0, collective_delta_lo_us = 0, collective_delta_hi_us = 0;
+  double excess_us = 0, excess_lo_us = 0, excess_hi_us = 0;  // step delta - achieved dose delta
+  std::string model;                 // slowest-rank model: consistent (excess CI holds 0), inconsistent, unknown
+  int rounds = 0;
+  TrialPace pace;                    // over every timed call at this dose
 };
 
 struct CollectiveRow {
@@ -50,6 +79,11 @@ struct CollectiveRow {
   double iter_mean_p50_us = 0;       // per iteration, mean over ranks: its median (OSU-style latency)
   std::vector<double> iter_slowest_us;  // every timed iteration in order, slowest rank's time (the runner's steps)
   std::int64_t wrong = -1;           // wrong elements summed over ranks; -1: not checked
+  // Who set the pace (pace.h), rank 0: every rank's times on rank 0's clock, per timed block and per
+  // timed call, and the pace-setters they name; the dose rounds' figures when ranks were slowed.
+  PaceTimeline block_lanes, iter_lanes;
+  TrialPace block_pace, iter_pace;
+  std::vector<DoseFigures> doses;
 };
 
 struct CollectiveBenchResult {
@@ -57,6 +91,7 @@ struct CollectiveBenchResult {
   int nranks = 1;
   std::vector<CollectiveRow> rows;
   std::int64_t wrong_total = 0;
+  std::vector<double> clock_rtt_s;  // per rank, rank 0: the best round trip of its clock sync with rank 0
 };
 
 // Host bytes the benchmark needs on each rank (MPI: the send and receive buffers live there; NCCL:

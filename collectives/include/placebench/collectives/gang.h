@@ -14,6 +14,7 @@
 
 #include "placebench/collectives/collective.h"
 #include "placebench/collectives/mpi_session.h"
+#include "placebench/collectives/pace.h"
 
 namespace placebench::collectives {
 
@@ -34,6 +35,8 @@ struct GangConfig {
   std::size_t step_bytes = 1 << 20;  // each step is an allreduce of this many bytes (float sum)
   int gpu = -1;                      // NCCL: this rank's first GPU (it holds gpu .. gpu + gpus_per_rank - 1)
   double grace_s = 0.25;             // after E_a, for a rendezvous whose last member arrived before E_a
+  std::vector<int> slow_ranks;       // stragglers on purpose: these ranks spin slow_s before each step
+  double slow_s = 0;
 };
 
 // Times in seconds since the earliest process start of the job (the zero of every timeline).
@@ -53,6 +56,9 @@ struct GangRank {
   double process_start_s = 0;
   double clock_offset_s = 0, clock_rtt_s = 0;
   std::vector<GangAttempt> attempts;   // only the attempts the rank took part in
+  // The steps of the attempt that joined: start (the previous step done, or joined), arrival (after its
+  // own work before the step), departure (the step's allreduce complete on this rank).
+  std::vector<RankBlockTimes> steps;
 };
 
 struct GangResult {
@@ -67,6 +73,7 @@ struct GangResult {
   int retries = 0;                     // attempts after the first that were used
   double bound_s = 0;                  // deadline x (K + 1) + K x backoff (+ late delay beyond the schedule)
   std::vector<GangRank> ranks;
+  TrialPace step_pace;                 // who set the pace per step (complete gangs; pace.h)
 };
 
 // The rank that reports: rank 0, or the lowest rank not in missing_ranks.
@@ -99,6 +106,8 @@ class Gang {
   double now_global() const;
   void sleep_until_global(double t) const;
   GangRank run_attempts();
+  template <class PollUntil>
+  bool run_steps(GangRank& me, GangAttempt& at, PollUntil& poll_until);
   // Timelines to the reporter, then (there) rebased and summarised.
   GangResult collect(const GangRank& mine);
   // The reporter: every rank's timeline, or a silent rank for one that never arrived; others: their own.
@@ -106,6 +115,7 @@ class Gang {
   double job_start_global() const;  // the earliest process start of the job (the reporter only)
   // Fills host, roles, clock and start from setup; times become seconds since `zero`.
   void identify_and_rebase(std::vector<GangRank>& ranks, double zero) const;
+  void name_step_pace(GangResult& res) const;
 
   MpiSession& session_;
   GangConfig config_;

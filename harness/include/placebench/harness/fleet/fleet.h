@@ -10,6 +10,7 @@
 // inputs, same report: every list is sorted, nothing is random.
 #pragma once
 #include <nlohmann/json.hpp>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -44,6 +45,10 @@ struct NodeRun {
   nlohmann::json measured;      // what must agree across the fleet: the experiment's name, steps and classes
   std::vector<std::string> notes;     // how it was chosen, warnings of its readers
   std::optional<check::RunEvidence> evidence;  // kept for --reference checks
+  // Collective trials that recorded who set the pace (summary.pace_setter), and per host how many of
+  // them named a rank of that host (summary.pace_setter_host): a host that sets the pace often is a suspect.
+  int pace_trials = 0;
+  std::map<std::string, int> pace_setter_hosts;
 };
 
 // A run directory that could not be read: listed, and its host (when known) is a suspect.

@@ -1,0 +1,103 @@
+#!/usr/bin/env python3
+"""The pace targets of docs/performance.md ("Who sets the pace"), by real mpirun runs of `placebench
+collective` on RANKS oversubscribed ranks: RUNS slowed runs (rank SLOW slowed at the doses given, by
+default 0,10%) interleaved with RUNS A/A runs (no rank slowed). Per slowed run: is the slowed rank named
+at each dose, the achieved dose, the step delta with its CI, and whether the slowest-rank model holds
+(the excess CI holds 0). Per A/A run: is any rank named over the timed calls (`pace.calls.setter`), and
+(from the slowed runs) at dose 0. Prints a Markdown summary; --out keeps every run's figures.
+
+  bench/pace_targets.py [--runs 20] [--ranks 4] [--slow 1] [--doses 0,10%] [--size 8] [--iters 20]
+                        [--rounds 10] [--bin build/placebench] [--out figures.json]
+"""
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+
+
+def collective(binary: str, ranks: int, size: str, iters: int, extra: list) -> dict:
+    env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
+    cmd = ["mpirun", "--oversubscribe", "--bind-to", "none", "-np", str(ranks), binary, "collective", "--backend",
+           "mpi", "--ops", "allreduce", "--sizes", size, "--mode", "out-of-place", "--iters", str(iters), "--blocks",
+           "10", "--arm", "unpinned", "--json", *extra]
+    out = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=900, check=True).stdout
+    return json.loads(out)
+
+
+def slowed_run(args) -> dict:
+    j = collective(args.bin, args.ranks, args.size, args.iters,
+                   ["--slow-ranks", str(args.slow), "--slow-doses", args.doses, "--slow-rounds", str(args.rounds)])
+    doses = []
+    for d in j["rows"][0]["pace"]["doses"]:
+        doses.append({"dose": d["dose"], "set_us": d["set_us"], "achieved_us": d["achieved_us"],
+                      "setter": d["pace"]["setter"], "step_delta": d["step_delta_us"], "excess": d["excess_us"],
+                      "model": d["slowest_rank_model"],
+                      "lateness_us": d["pace"]["ranks"][args.slow]["median_lateness_us"],
+                      "bound_us": d["pace"]["ranks"][args.slow]["median_clock_bound_us"]})
+    return {"rtt_us": j["clock_rtt_us"], "doses": doses}
+
+
+def aa_run(args) -> dict:
+    j = collective(args.bin, args.ranks, args.size, args.iters, [])
+    pace = j["rows"][0]["pace"]
+    return {"rtt_us": j["clock_rtt_us"], "calls_setter": pace["calls"]["setter"], "blocks_setter": pace["blocks"]["setter"],
+            "step_p50_us": j["rows"][0]["time_p50"]}
+
+
+def named(setter) -> bool:
+    return setter != "unknown"
+
+
+def summary(slowed: list, aa: list, slow: int) -> str:
+    lines = [f"slowed runs: {len(slowed)}; A/A runs: {len(aa)}", "",
+             "| dose | set (us) | achieved (us) | slowed rank named | other rank named | step delta (us) | "
+             "excess (us) | model consistent | lateness / bound (us) |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for i, d0 in enumerate(slowed[0]["doses"]):
+        ds = [r["doses"][i] for r in slowed]
+        right = sum(1 for d in ds if d["setter"] == slow)
+        wrong = sum(1 for d in ds if named(d["setter"]) and d["setter"] != slow)
+        lines.append(f"| {d0['dose']} | {statistics.median(d['set_us'] for d in ds):.1f} | "
+                     f"{statistics.median(d['achieved_us'] for d in ds):.1f} | {right}/{len(ds)} | {wrong}/{len(ds)} | "
+                     f"{statistics.median(d['step_delta']['estimate'] for d in ds):.1f} | "
+                     f"{statistics.median(d['excess']['estimate'] for d in ds):.1f} | "
+                     f"{sum(1 for d in ds if d['model'] == 'consistent')}/{len(ds)} | "
+                     f"{statistics.median(d['lateness_us'] for d in ds):.1f} / {statistics.median(d['bound_us'] for d in ds):.1f} |")
+    calls = sum(1 for r in aa if named(r["calls_setter"]))
+    blocks = sum(1 for r in aa if named(r["blocks_setter"]))
+    rtts = [max(r["rtt_us"]) for r in aa + slowed]
+    lines += ["", f"A/A runs naming a rank over the timed calls: {calls}/{len(aa)}; over the timed blocks: "
+                  f"{blocks}/{len(aa)}",
+              f"largest clock rtt per run (us): median {statistics.median(rtts):.1f}, max {max(rtts):.1f}",
+              f"A/A per-iteration step p50 (us): median {statistics.median(r['step_p50_us'] for r in aa):.1f}"]
+    return "\n".join(lines)
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--runs", type=int, default=20)
+    p.add_argument("--ranks", type=int, default=4)
+    p.add_argument("--slow", type=int, default=1)
+    p.add_argument("--doses", default="0,10%")
+    p.add_argument("--size", default="8")
+    p.add_argument("--iters", type=int, default=20)
+    p.add_argument("--rounds", type=int, default=10)
+    p.add_argument("--bin", default="build/placebench")
+    p.add_argument("--out")
+    args = p.parse_args()
+    slowed, aa = [], []
+    for i in range(args.runs):  # interleaved, so both kinds see the same moments of the machine
+        slowed.append(slowed_run(args))
+        aa.append(aa_run(args))
+        print(f"run {i + 1}/{args.runs}", file=sys.stderr)
+    print(summary(slowed, aa, args.slow))
+    if args.out:
+        with open(args.out, "w") as f:
+            json.dump({"args": vars(args), "slowed": slowed, "aa": aa}, f, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

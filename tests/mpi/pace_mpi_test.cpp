@@ -1,0 +1,54 @@
+// Who sets the pace, under mpirun (4 ranks, oversubscribed): a rank slowed on purpose by far more than
+// this machine's scheduling noise is named, by `collective` in its dose rounds and by `gang` per step,
+// and the dose is recorded as measured. (The false-alarm and 10%-dose figures are measured by runs, not
+// by tests: docs/performance.md.)
+#include <gtest/gtest.h>
+
+#include "mpi_support.h"
+
+using placebench::testing::run_mpi;
+using placebench::testing::stdout_json;
+
+TEST(PaceMpi, CollectiveNamesAHeavilySlowedRankAndMeasuresTheDose) {
+  auto run = run_mpi(4, {"collective", "--backend", "mpi", "--ops", "allreduce", "--sizes", "8", "--mode", "out-of-place",
+                         "--iters", "5", "--blocks", "2", "--warmup", "1", "--arm", "unpinned", "--slow-ranks", "2",
+                         "--slow-doses", "0,20ms", "--slow-rounds", "3", "--json"});
+  ASSERT_EQ(run.result.exit_code, 0) << run.result.err;
+  auto j = stdout_json(run.result);
+  ASSERT_EQ(j["rows"].size(), 1u);
+  ASSERT_EQ(j["clock_rtt_us"].size(), 4u);
+  EXPECT_EQ(j["config"]["slowdown"]["ranks"], nlohmann::json::array({2}));
+  const auto& pace = j["rows"][0]["pace"];
+  for (const char* part : {"blocks", "calls"}) {
+    EXPECT_EQ(pace[part]["ranks"].size(), 4u) << pace.dump();
+    EXPECT_EQ(pace["lanes"][part].size(), pace[part]["blocks"].get<std::size_t>()) << pace.dump();
+  }
+  const auto& doses = pace["doses"];
+  ASSERT_EQ(doses.size(), 2u) << pace.dump();
+  EXPECT_EQ(doses[0]["dose"], "0");
+  EXPECT_EQ(doses[1]["dose"], "20ms");
+  EXPECT_EQ(doses[1]["pace"]["setter"], 2) << doses[1].dump();
+  EXPECT_EQ(doses[1]["rounds"], 3);
+  EXPECT_NEAR(doses[1]["set_us"].get<double>(), 20000, 1e-6);
+  EXPECT_GE(doses[1]["achieved_us"].get<double>(), 20000) << doses[1].dump();  // a spin ends at its time, never sooner
+  EXPECT_GT(doses[1]["step_delta_us"]["estimate"].get<double>(), 10000) << doses[1].dump();
+}
+
+TEST(PaceMpi, GangNamesAHeavilySlowedRankPerStep) {
+  auto run = run_mpi(4, {"gang", "--backend", "mpi", "--arm", "unpinned", "--steps", "6", "--step-bytes", "1K",
+                         "--slow-ranks", "1", "--slow-step", "30ms", "--deadline", "20s", "--json"});
+  ASSERT_EQ(run.result.exit_code, 0) << run.result.err;
+  auto j = stdout_json(run.result);
+  EXPECT_EQ(j["config"]["slow_ranks"], nlohmann::json::array({1}));
+  const auto& steps = j["pace"]["steps"];
+  EXPECT_EQ(steps["setter"], 1) << steps.dump();
+  EXPECT_EQ(steps["blocks"], 6);
+  EXPECT_GE(steps["ranks"][1]["median_compute_us"].get<double>(), 30000) << steps.dump();
+  EXPECT_EQ(j["pace"]["lanes"].size(), 6u);
+}
+
+TEST(PaceMpi, SlowingARankThatDoesNotExistIsBadInput) {
+  auto run = run_mpi(2, {"collective", "--backend", "mpi", "--sizes", "8", "--slow-ranks", "5", "--json"});
+  EXPECT_EQ(run.result.exit_code, 2);
+  EXPECT_NE(run.result.err.find("--slow-ranks: rank 5 does not exist"), std::string::npos) << run.result.err;
+}
