@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <set>
 
 #include "placebench/harness/errors.h"
@@ -280,10 +281,17 @@ TEST(InterferenceSimulation, AaFalseVerdictsAtMostFivePercent) {
   const SimulationResult r = simulate_runs(s);
   ASSERT_EQ(r.loads.size(), 2u);  // local and remote under membw-device-0
   EXPECT_LE(r.any_false_load, s.experiments / 20) << r.any_false_load;
+  // The figure docs/performance.md quotes.
+  std::printf("A/A (dose 0 vs quiet): %d of %d experiments with a false load verdict; local %d/%d, remote %d/%d "
+              "faster/slower\n", r.any_false_load, s.experiments, r.loads.at("c/local@membw-device-0").faster,
+              r.loads.at("c/local@membw-device-0").slower, r.loads.at("c/remote@membw-device-0").faster,
+              r.loads.at("c/remote@membw-device-0").slower);
   // With a real load effect the same design sees it.
   s.effect_pct["c/local@membw-device-0"] = 15;
   const SimulationResult loaded = simulate_runs(s);
   EXPECT_GE(loaded.loads.at("c/local@membw-device-0").slower, s.experiments * 9 / 10);
+  std::printf("a 15%% load effect on local: slower in %d of %d experiments\n",
+              loaded.loads.at("c/local@membw-device-0").slower, s.experiments);
 }
 
 }  // namespace
