@@ -53,6 +53,26 @@ TEST(RunInterferenceCli, AQuietAndALoadedConditionInTheSameRounds) {
   auto cmp = run_command({placebench_binary(), "compare", out});
   EXPECT_EQ(cmp.exit_code, 0) << cmp.err;
   EXPECT_NE(cmp.out.find("dose-response"), std::string::npos) << cmp.out;
+  // --resume runs exactly the cells not yet recorded (the slots are keyed by arm and condition).
+  {
+    std::ifstream all(out + "/trials.jsonl");
+    std::string kept, line;
+    for (int i = 0; i < 7 && std::getline(all, line); ++i) kept += line + "\n";
+    all.close();
+    std::ofstream(out + "/trials.jsonl") << kept;
+  }
+  std::filesystem::remove(out + "/summary.json");
+  auto resumed = run_command({placebench_binary(), "run", "--resume", out, "--quiet"});
+  ASSERT_EQ(resumed.exit_code, 0) << resumed.err;
+  std::ifstream again(out + "/trials.jsonl");
+  std::set<std::tuple<int, std::string, std::string>> resumed_cells;
+  int lines = 0;
+  for (std::string line; std::getline(again, line); ++lines) {
+    json t = json::parse(line);
+    resumed_cells.insert({t["round"].get<int>(), t["arm"].get<std::string>(), t["condition"].get<std::string>()});
+  }
+  EXPECT_EQ(lines, 12);
+  EXPECT_EQ(resumed_cells, cells);
   std::filesystem::remove_all(out);
 }
 
