@@ -231,7 +231,7 @@ TEST(DecideInput, YamlDecisionBlockNamesLine) {
   EXPECT_EQ(yaml_error("decision:\n  job_length: 2h\n  gpus_per_job: 1\n  queue: {strict: 1m, prefer: 1m, any: 1m}\n"
                        "  queues: 3\n"),
             "c.yaml:5: decision.queues: unknown key; accepted: job_length, gpus_per_job, queue {strict, prefer, any}, "
-            "objective, rate_per_gpu_hour, p_remote_any, p_local_prefer, any_arm");
+            "objective, rate_per_gpu_hour, p_remote_any, p_local_prefer, any_arm, under_load");
   YAML::Node ok = YAML::Load("decision: {job_length: 36m, gpus_per_job: 4, queue: {strict: 1h, prefer: 20m, any: 90s}, objective: 0.3}");
   DecisionSpec s = parse_decision_yaml(ok["decision"], "c.yaml");
   EXPECT_EQ(s.job_length_s, 2160);

@@ -82,7 +82,7 @@ TEST(RunnerConfig, OneDescriptionForTheYamlAndTheJsonCopy) {
             "confidence, target_half_width_pct, output, contention");
   EXPECT_EQ(error_of("classes:\n  - name: a\n    workload: {type: staging}\n    speed: 3\n"),
             "bad.yaml:4: classes[0].speed: unknown key; accepted keys: name, workload, arms, gpu, device_numa, remote_node, "
-            "cpus_per_worker, allow_degenerate, margin_pct, statistic, decision");
+            "cpus_per_worker, allow_degenerate, margin_pct, statistic, decision, interference");
   EXPECT_EQ(error_of("classes:\n  - name: a\n    workload: {type: collective, copies: 3}\n"),
             "bad.yaml:3: classes[0].workload.copies: unknown key; accepted keys: type, backend, op, dtype, redop, bytes");
   EXPECT_EQ(error_of("classes:\n  - name: a\n    workload: {type: staging}\n    gpu: 0\n    device_numa: 0\n"),

@@ -2,6 +2,7 @@
 #include "placebench/hostpipe/pipeline/contention.h"
 
 #include <pthread.h>
+#include <time.h>
 
 #include <algorithm>
 #include <chrono>
@@ -23,6 +24,12 @@ struct ContentionThreads::Slot {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+double thread_cpu_seconds() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+}
 constexpr std::size_t kChunkElements = 1 << 16;  // ~0.8 MB of triad traffic between stop checks
 
 void stream_loop(ContentionReport& r, std::atomic<bool>& ready, const std::atomic<bool>& stop) {
@@ -34,6 +41,7 @@ void stream_loop(ContentionReport& r, std::atomic<bool>& ready, const std::atomi
   for (std::size_t i = 0; i < n; ++i) b[i] = c[i] = 1.0f;  // first touch, from the bound thread
   ready = true;
   auto start = Clock::now();
+  const double cpu0 = thread_cpu_seconds();
   double elements = 0;
   while (!stop.load(std::memory_order_relaxed)) {
     for (std::size_t off = 0; off < n && !stop.load(std::memory_order_relaxed); off += kChunkElements) {
@@ -44,17 +52,20 @@ void stream_loop(ContentionReport& r, std::atomic<bool>& ready, const std::atomi
   }
   r.seconds = std::chrono::duration<double>(Clock::now() - start).count();
   r.bytes_moved = elements * static_cast<double>(kernels::triad_bytes_moved(1));
+  r.cpu_seconds = thread_cpu_seconds() - cpu0;
 }
 
 void spin_loop(ContentionReport& r, std::atomic<bool>& ready, const std::atomic<bool>& stop) {
   ready = true;
   auto start = Clock::now();
+  const double cpu0 = thread_cpu_seconds();
   std::uint32_t x = 1;
   while (!stop.load(std::memory_order_relaxed))
     for (int i = 0; i < 4096; ++i) x = kernels::compute_round(x);
   volatile std::uint32_t sink = x;
   (void)sink;
   r.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  r.cpu_seconds = thread_cpu_seconds() - cpu0;
 }
 
 }  // namespace

@@ -19,12 +19,12 @@ using nlohmann::json;
 // The block's keys, for the parser and the writer (the policies' names are policy_name's).
 constexpr const char *kJobLength = "job_length", *kGpusPerJob = "gpus_per_job", *kQueue = "queue",
                      *kObjective = "objective", *kRate = "rate_per_gpu_hour", *kPRemoteAny = "p_remote_any",
-                     *kPLocalPrefer = "p_local_prefer", *kAnyArm = "any_arm";
-const std::set<std::string> kDecisionKeys = {kJobLength, kGpusPerJob, kQueue,        kObjective,
-                                              kRate,      kPRemoteAny, kPLocalPrefer, kAnyArm};
+                     *kPLocalPrefer = "p_local_prefer", *kAnyArm = "any_arm", *kUnderLoad = "under_load";
+const std::set<std::string> kDecisionKeys = {kJobLength, kGpusPerJob,   kQueue,  kObjective, kRate,
+                                              kPRemoteAny, kPLocalPrefer, kAnyArm, kUnderLoad};
 constexpr const char* kAccepted =
     "job_length, gpus_per_job, queue {strict, prefer, any}, objective, rate_per_gpu_hour, p_remote_any, "
-    "p_local_prefer, any_arm";
+    "p_local_prefer, any_arm, under_load";
 
 double number_in(double v, double lo, double hi, const std::string& where, const std::string& what) {
   if (!(v >= lo && v <= hi))
@@ -135,6 +135,14 @@ void read_queue(const json& block, const DecisionPlaces& at, DecisionSpec& s) {
   }
 }
 
+UnderLoad read_under_load(const json& v, const DecisionPlaces& at) {
+  if (v == "worst") return {UnderLoad::Mode::kWorst, 0.0};
+  if (v == "quiet") return {UnderLoad::Mode::kQuiet, 0.0};
+  if (v.is_number() && v.get<double>() >= 0 && v.get<double>() <= 1) return {UnderLoad::Mode::kShare, v.get<double>()};
+  throw InputError(fmt::format("{}: expected worst, quiet, or the share of time under load (a number in [0, 1]), got {}",
+                               at.value(kUnderLoad), v.dump()));
+}
+
 void read_optional_keys(const json& block, const DecisionPlaces& at, DecisionSpec& s) {
   if (block.contains(kObjective)) {
     const json& o = block[kObjective];
@@ -148,6 +156,7 @@ void read_optional_keys(const json& block, const DecisionPlaces& at, DecisionSpe
     s.rate_per_gpu_hour = number_in(number(block[kRate], kRate, at), 0, 1e12, at.value(kRate), "the rate");  // as decide --rate
   for (auto [key, field] : {std::pair{kPRemoteAny, &s.p_remote_any}, std::pair{kPLocalPrefer, &s.p_local_prefer}})
     if (block.contains(key)) *field = number_in(number(block[key], key, at), 0, 1, at.value(key), "a probability");
+  if (block.contains(kUnderLoad)) s.under_load = read_under_load(block[kUnderLoad], at);
   if (block.contains(kAnyArm)) {
     if (!block[kAnyArm].is_string()) throw InputError(fmt::format("{}: expected an arm name", at.value(kAnyArm)));
     s.any_arm = block[kAnyArm].get<std::string>();
@@ -192,6 +201,9 @@ json decision_to_json(const DecisionSpec& spec) {
   if (spec.rate_per_gpu_hour) j[kRate] = *spec.rate_per_gpu_hour;
   if (spec.p_remote_any) j[kPRemoteAny] = *spec.p_remote_any;
   if (spec.p_local_prefer) j[kPLocalPrefer] = *spec.p_local_prefer;
+  if (spec.under_load)
+    j[kUnderLoad] = spec.under_load->mode == UnderLoad::Mode::kShare ? json(spec.under_load->share)
+                    : spec.under_load->mode == UnderLoad::Mode::kWorst ? json("worst") : json("quiet");
   return j;
 }
 

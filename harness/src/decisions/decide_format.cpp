@@ -79,6 +79,10 @@ json class_json(const ClassDecision& d) {
                    {"throughput_ratio_pct", in.remote.throughput_pct ? json(round4(*in.remote.throughput_pct)) : json(nullptr)},
                    {"verdict", in.remote.verdict.empty() ? json(nullptr) : json(in.remote.verdict)},
                    {"n_rounds", in.remote.n_rounds}};
+    if (!in.remote.condition.empty()) {
+      j["inputs"]["condition"] = in.remote.condition;
+      j["inputs"]["under_load"] = in.remote.under_load;
+    }
   } else {
     j["inputs"] = nullptr;
   }
@@ -124,6 +128,9 @@ std::string class_table(const ClassDecision& d, bool wide) {
   out += fmt::format("  {} vs local: {}{}   job: {:.1f} min local x {} GPU{}\n", in.remote.arm, ratio,
                      in.remote.verdict.empty() ? "" : fmt::format(" ({}, {} rounds)", in.remote.verdict, in.remote.n_rounds),
                      in.job_length_min, in.gpus_per_job, in.gpus_per_job == 1 ? "" : "s");
+  if (!in.remote.condition.empty())
+    out += fmt::format("  condition that drove the policy: {} (under_load: {})\n", escape_control(in.remote.condition),
+                       in.remote.under_load);
   out += fmt::format("  objective: {} (score = exec + {:g} x queue)   any lands remote: {:g}   prefer finds local: {:g}{}\n",
                      in.objective.label, in.objective.turnaround_weight, in.p_remote_any, in.p_local_prefer,
                      in.rate_per_gpu_hour ? fmt::format("   rate: {:g}/GPU-h", *in.rate_per_gpu_hour) : "");

@@ -97,6 +97,52 @@ std::optional<RemoteRatio> remote_ratio(const ClassAnalysis& c, const std::strin
   return r;
 }
 
+// A share of time under load: the first condition's ratio weighted by 1 - share, the loaded one's by share;
+// the CI bounds combine the same way (a linear model: bound by bound, as the policy model maps them).
+RemoteRatio mixed(const RemoteRatio& quiet, const RemoteRatio& loaded, double share) {
+  RemoteRatio r = quiet;
+  const auto mix = [&](double q, double l) { return (1 - share) * q + share * l; };
+  r.pct = mix(quiet.pct, loaded.pct);
+  if (quiet.lo_pct && loaded.lo_pct) {
+    r.lo_pct = mix(*quiet.lo_pct, *loaded.lo_pct);
+    r.hi_pct = mix(*quiet.hi_pct, *loaded.hi_pct);
+  } else {
+    r.lo_pct = r.hi_pct = std::nullopt;
+  }
+  if (quiet.throughput_pct && loaded.throughput_pct) r.throughput_pct = mix(*quiet.throughput_pct, *loaded.throughput_pct);
+  r.verdict.clear();  // a mixture has no verdict of its own
+  r.n_rounds = std::min(quiet.n_rounds, loaded.n_rounds);
+  r.condition = fmt::format("{} x {:g} + {} x {:g}", quiet.condition, 1 - share, loaded.condition, share);
+  return r;
+}
+
+// The ratio decide weighs for a class with interference conditions, by the block's under_load (absent or
+// quiet: the class's first condition). Every condition weighed must give a ratio; `why` says which did not.
+std::optional<RemoteRatio> weighed_ratio(const ClassAnalysis& c, const DecisionSpec& spec, const std::string& any_arm,
+                                         const std::string& dir, std::string& why) {
+  std::optional<RemoteRatio> first = remote_ratio(c, any_arm, dir, why);
+  if (!first || c.condition.empty()) return first;
+  first->condition = c.condition;
+  const UnderLoad rule = spec.under_load.value_or(UnderLoad{});
+  first->under_load = rule.mode == UnderLoad::Mode::kWorst   ? "worst"
+                      : rule.mode == UnderLoad::Mode::kShare ? fmt::format("share {:g}", rule.share)
+                                                             : "quiet";
+  if (rule.mode == UnderLoad::Mode::kQuiet || c.conditions.empty()) return first;
+  std::optional<RemoteRatio> worst_loaded;
+  for (const ClassAnalysis& k : c.conditions) {
+    std::optional<RemoteRatio> r = remote_ratio(k, any_arm, dir, why);
+    if (!r) {
+      why = fmt::format("under condition {}: {}", k.condition, why);
+      return std::nullopt;
+    }
+    r->condition = k.condition;
+    r->under_load = first->under_load;
+    if (!worst_loaded || r->pct > worst_loaded->pct) worst_loaded = r;
+  }
+  if (rule.mode == UnderLoad::Mode::kShare) return mixed(*first, *worst_loaded, rule.share);
+  return worst_loaded->pct > first->pct ? worst_loaded : first;
+}
+
 }  // namespace
 
 // summary.json and run.json through their one reader each (RunDirectory: schema versions and every
@@ -117,9 +163,11 @@ DecideReport decide_run_directory(const std::string& dir, const DecideOverrides&
                               rw)));
       continue;
     }
-    std::optional<RemoteRatio> r = remote_ratio(c, overrides.any_arm.value_or(spec->any_arm), dir, why);
+    std::optional<RemoteRatio> r = weighed_ratio(c, *spec, overrides.any_arm.value_or(spec->any_arm), dir, why);
     report.classes.push_back(r ? decide_class(make_class_input(c.name, *spec, *r, overrides))
                                : undecidable_class(c.name, why));
+    if (r && !r->condition.empty())
+      report.classes.back().rationale += fmt::format(" (figures of condition {}, under_load: {})", r->condition, r->under_load);
   }
   return report;
 }

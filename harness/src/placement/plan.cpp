@@ -22,14 +22,19 @@ const NumaNodeInfo* find_node(const Inventory& inv, int os_index) {
   return nullptr;
 }
 
-// CPUs of `node` this process may use (all of them when `ignore_allowed`).
+}  // namespace
+
 std::vector<int> usable_cpus(const Inventory& inv, int node, bool ignore_allowed) {
-  std::vector<int> cpus = hostpipe::parse_cpulist(find_node(inv, node)->cpus);
+  const NumaNodeInfo* n = find_node(inv, node);
+  if (!n) return {};
+  std::vector<int> cpus = hostpipe::parse_cpulist(n->cpus);
   if (ignore_allowed || inv.allowed_cpus.empty()) return cpus;
   std::vector<int> allowed = hostpipe::parse_cpulist(inv.allowed_cpus), out;
   std::set_intersection(cpus.begin(), cpus.end(), allowed.begin(), allowed.end(), std::back_inserter(out));
   return out;
 }
+
+namespace {
 
 // Fills the workers' placements (disjoint CPU sets) and the training loop's (the rest of the node).
 void split_workers(const Inventory& inv, ArmPlan& plan, const PlanRequest& req, bool explicit_cpu_node) {

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <map>
 
+#include "analysis_core.h"
 #include "placebench/harness/runner/trial.h"
 #include "placebench/stats/quantile.h"
 #include "placebench/stats/sequential.h"
@@ -307,7 +308,7 @@ void compare_class(const ClassConfig& cls, const ExperimentConfig& cfg, const st
 
 }  // namespace
 
-std::vector<ClassAnalysis> analyze_run(const ExperimentConfig& cfg, const std::vector<TrialRecord>& trials) {
+std::vector<ClassAnalysis> detail::analyze_classes(const ExperimentConfig& cfg, const std::vector<TrialRecord>& trials) {
   const std::vector<int> looks = planned_looks(cfg);
   std::vector<ClassAnalysis> out;
   std::vector<std::map<std::string, RoundMap>> rounds_of(cfg.classes.size());

@@ -78,11 +78,52 @@ void compact_rows(std::string& out, const ClassAnalysis& c) {
   if (rounds_differ) out += "  rounds a/b: a rounds behind the value, b behind the ratio and verdict (the deciding look's)\n";
 }
 
+std::string condition_name(const ClassAnalysis& k) {
+  std::string measured;
+  if (k.aggressor_gbps) measured += fmt::format(", {:.1f} GB/s", *k.aggressor_gbps);
+  if (k.aggressor_cores && k.hog != "quiet") measured += fmt::format(", {:.2f} cores", *k.aggressor_cores);
+  if (k.hog == "quiet") return escape_control(k.condition);
+  return fmt::format("{} ({} hog on the {} node, {} thread{}{})", escape_control(k.condition), k.hog, k.hog_node,
+                     k.hog_threads, k.hog_threads == 1 ? "" : "s", measured);
+}
+
+// Issue 32: each loaded condition's arms (as the class's rows), each arm's change under load, then the
+// dose-response slopes of every arm.
+void condition_rows(std::string& out, const ClassAnalysis& c, bool wide) {
+  if (c.condition.empty()) return;
+  out += fmt::format("  the rows above: condition {}\n", condition_name(c));
+  for (const ClassAnalysis& k : c.conditions) {
+    out += fmt::format("  Under {}: {}\n", condition_name(k), k.stop_words);
+    if (wide) wide_rows(out, k);
+    else compact_rows(out, k);
+    for (const ArmAnalysis& a : k.arms)
+      if (a.load_compared)
+        out += fmt::format("    {} against {}: {:+.2f}% [{:+.2f}, {:+.2f}] over {} rounds: {}\n", a.arm, c.condition,
+                           a.load_ratio_pct, a.load_ratio_lo, a.load_ratio_hi, a.load_rounds, a.load_verdict);
+    for (const auto& w : k.warnings) out += "    warning: " + w + "\n";
+  }
+  if (c.dose_response.empty()) return;
+  out += "  dose-response: change of the statistic per unit of the aggressor's measured dose, median over rounds\n";
+  for (const DoseResponse& d : c.dose_response)
+    out += fmt::format("    {:<10} {:<5} {:<6} {:+8.2f} [{:+.2f}, {:+.2f}] {:<8} {} rounds, up to {:.2f}\n", d.arm, d.hog,
+                       d.node, d.slope_pct, d.ci_lo, d.ci_hi, d.unit, d.rounds, d.max_dose);
+}
+
+// The class's sentence, and one per loaded condition ("CLASS under CONDITION: ...").
+void sentences(std::string& out, const ClassAnalysis& c) {
+  out += "  " + class_sentence(c) + "\n";
+  for (const ClassAnalysis& k : c.conditions) {
+    ClassAnalysis named = k;
+    named.name = c.name + " under " + k.condition;
+    out += "  " + class_sentence(named) + "\n";
+  }
+}
+
 }  // namespace
 
 std::string render_analysis_table(const std::vector<ClassAnalysis>& classes, bool complete, bool wide) {
   std::string out = classes.empty() ? "" : "In short:\n";
-  for (const auto& c : classes) out += "  " + class_sentence(c) + "\n";
+  for (const auto& c : classes) sentences(out, c);
   if (!classes.empty()) out += "\n";
   for (const auto& c : classes) {
     out += fmt::format("Class {}: baseline {}, statistic {} per trial, margin ±{}%, {} complete rounds: {}\n", escape_control(c.name),
@@ -96,6 +137,7 @@ std::string render_analysis_table(const std::vector<ClassAnalysis>& classes, boo
     if (c.noise_floor_pct)
       out += fmt::format("  noise floor: identical placements differ by up to {:.2f}% here (A/A control)\n", *c.noise_floor_pct);
     for (const auto& w : c.warnings) out += "  warning: " + w + "\n";
+    condition_rows(out, c, wide);
   }
   out += complete ? "" : "(run not complete: statistics of the trials finished so far)\n";
   return out;

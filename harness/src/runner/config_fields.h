@@ -22,6 +22,7 @@
 //   contention(key, spec)              a --contention spec string, or null
 //   decision(key, spec, problem)       a decision block for `decide`, or none (decision_spec.h: parser, writer);
 //                                      run.json's reader keeps a damaged block's message in `problem` (decide refuses it)
+//   interference(key, conditions)      a class's interference conditions (config_interference.h), or none
 //   retired(key, why)                  a key no longer read: refused with why (YAML), ignored (JSON)
 //   rule(ok, key, problem)             a rule between fields: refused at `key` when !ok
 #pragma once
@@ -167,6 +168,7 @@ void class_fields(V& v, K& k) {
   v.number("margin_pct", k.margin_pct, NumberRange(0, kMaxMarginPct));
   v.choice("statistic", k.statistic, kStatistics);
   v.decision("decision", k.decision, k.decision_problem);
+  v.interference("interference", k.conditions);
 }
 
 // ---- pipeline and collective parameters ----

@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "config_fields.h"
+#include "config_interference.h"
 #include "placebench/harness/errors.h"
 #include "placebench/stats/group_sequential.h"
 #include "results_checks.h"
@@ -147,6 +148,10 @@ class JsonWriter {
   void decision(const char* key, const std::optional<decisions::DecisionSpec>& v, const std::string&) {
     put(key, v ? decisions::decision_to_json(*v) : json(nullptr));
   }
+  // Only a class that has conditions (the copies written before issue 32 have no key).
+  void interference(const char* key, const std::vector<Condition>& v) {
+    if (!v.empty()) put(key, detail::interference_to_json(v));
+  }
   void retired(const char*, const char*) {}
   void rule(bool, const char*, const char*) {}
 
@@ -210,6 +215,10 @@ class JsonFields {
         problem = e.what();
       }
     });
+  }
+  void interference(const char* key, std::vector<Condition>& v) {
+    v.clear();
+    c_.optional(obj_, key, [&] { v = detail::interference_from_json(c_, obj_.at(key), Checker::join(where_, key)); });
   }
   void retired(const char*, const char*) {}
   void rule(bool ok, const char* key, const char* problem) {

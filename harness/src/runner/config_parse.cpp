@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "config_fields.h"
+#include "config_interference.h"
 #include "placebench/harness/decision_spec/decision_spec.h"
 #include "placebench/harness/errors.h"
 #include "placebench/harness/input_limits.h"
@@ -42,6 +43,7 @@ struct KeyList {
   template <class... A> void workload(const char* key, A&&...) { add(key); }
   template <class... A> void contention(const char* key, A&&...) { add(key); }
   template <class... A> void decision(const char* key, A&&...) { add(key); }
+  template <class... A> void interference(const char* key, A&&...) { add(key); }
   template <class... A> void retired(const char* key, A&&...) { add(key); }
   void rule(bool, const char*, const char*) {}
 };
@@ -110,6 +112,9 @@ class YamlFields {
   void workload(const char* key, WorkloadSpec& w, Need need);
   void contention(const char* key, nlohmann::json& v);
   void decision(const char* key, std::optional<decisions::DecisionSpec>& v, const std::string&);
+  void interference(const char* key, std::vector<Condition>& v) {
+    if (has(key)) v = detail::parse_interference_yaml(c_, at(key), path(key));
+  }
   void retired(const char* key, const char* why) {
     if (has(key)) c_.fail(at(key), path(key), why);
   }

@@ -18,7 +18,7 @@ using detail::RunState;
 
 int max_trials(const ExperimentConfig& config) {
   std::size_t arms = 0;
-  for (const auto& c : config.classes) arms += c.arms().size();
+  for (const auto& c : config.classes) arms += c.cells();
   return static_cast<int>(static_cast<std::size_t>(config.max_rounds) * arms);  // max_rounds >= 1 (config_limits)
 }
 

@@ -69,8 +69,9 @@ std::string Progress::eta_text(int done) const {
 }
 
 std::string Progress::line(const TrialSlot& s, int max_rounds, int done) const {
-  return fmt::format("{}/{} trials (at most), {}; class {} round {}/{} arm {}", done, total_, eta_text(done),
-                     escape_control(s.class_name), s.round + 1, max_rounds, arm_name(s.arm));
+  return fmt::format("{}/{} trials (at most), {}; class {} round {}/{} arm {}{}", done, total_, eta_text(done),
+                     escape_control(s.class_name), s.round + 1, max_rounds, arm_name(s.arm),
+                     s.condition.empty() ? "" : " under " + s.condition);
 }
 
 void Progress::trial(const TrialSlot& s, int max_rounds, int done) {

@@ -116,7 +116,7 @@ ResumeState share_resume_state(collectives::MpiSession& session, RunDirectory* r
       msg["config"] = rd->run().at("config");
       msg["recorded"] = trials.size();
       msg["done"] = nlohmann::json::array();
-      for (const auto& t : trials) msg["done"].push_back({t.class_name, t.round, t.arm});
+      for (const auto& t : trials) msg["done"].push_back({t.class_name, t.round, t.cell()});
     }
   }
   msg = nlohmann::json::parse(session.broadcast_string(session.rank() == 0 ? msg.dump() : "", 0));

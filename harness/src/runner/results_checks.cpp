@@ -199,13 +199,31 @@ void read_flags_and_placement(const Checker& c, const json& t, const ClassConfig
     }
   });
   // The trial's place in its round's order: 0 .. (the class's arms - 1) when the config is known.
-  const long long last_position = k ? static_cast<long long>(k->arms().size()) - 1 : kMaxInt;
+  const long long last_position = k ? static_cast<long long>(k->cells()) - 1 : kMaxInt;
   c.optional(t, "position", [&] { r.position = static_cast<int>(c.integer(t, "", "position", 0, last_position)); });
   c.optional(t, "placement", [&] {
     const json& p = c.object(t, "", "placement");
     c.optional(p, "status", [&] { r.placement_status = c.text(p, "placement", "status"); });
     c.optional(p, "degenerate", [&] { r.degenerate = c.boolean(p, "placement", "degenerate"); });
     check_placement_agrees(c, p, r);
+  });
+}
+
+// The trial's interference condition (one of its class's, required when the class has conditions) and
+// what its hog achieved.
+void read_condition(const Checker& c, const json& t, const ClassConfig* k, TrialRecord& r) {
+  if (k && !k->conditions.empty()) c.at(t, "", "condition");
+  c.optional(t, "condition", [&] {
+    r.condition = c.text(t, "", "condition");
+    if (k && !k->condition(r.condition))
+      c.fail("condition", fmt::format("{} is not a condition of class {}{}", describe(t["condition"]), k->name,
+                                      k->conditions.empty() ? " (it has none)" : ""));
+  });
+  c.optional(t, "interference", [&] {
+    const json& load = c.object(t, "", "interference");
+    c.optional(load, "gbps", [&] { r.aggressor_gbps = c.number(load, "interference", "gbps", 0, INFINITY); });
+    c.optional(load, "cores", [&] { r.aggressor_cores = c.number(load, "interference", "cores", 0, INFINITY); });
+    c.optional(load, "degenerate", [&] { r.aggressor_degenerate = c.boolean(load, "interference", "degenerate"); });
   });
 }
 
@@ -219,10 +237,11 @@ TrialRecord check_trial(const Checker& c, json t, const std::optional<Experiment
   r.round = static_cast<int>(c.integer(t, "", "round", 0, cfg ? cfg->max_rounds - 1 : kMaxInt));
   read_steps_and_summary(c, t, k, r);
   read_flags_and_placement(c, t, k, r);
-  auto [it, fresh] = seen.emplace(TrialSlots::key_type{r.class_name, r.round, r.arm}, line_no);
+  read_condition(c, t, k, r);
+  auto [it, fresh] = seen.emplace(TrialSlots::key_type{r.class_name, r.round, r.cell()}, line_no);
   if (!fresh)
-    c.fail("", fmt::format("repeats the trial of class {}, round {}, arm {} of line {}", describe(t["class"]), r.round,
-                           describe(t["arm"]), it->second));
+    c.fail("", fmt::format("repeats the trial of class {}, round {}, arm {}{} of line {}", describe(t["class"]), r.round,
+                           describe(t["arm"]), r.condition.empty() ? "" : " under " + r.condition, it->second));
   r.line = std::move(t);
   return r;
 }
@@ -337,20 +356,47 @@ void check_summary_arm(const Checker& c, const json& a, const std::string& aw) {
   check_arm_agrees(c, a, aw, role, verdict);
 }
 
-void check_summary_class(const Checker& c, const json& cls, const std::string& cw) {
+// A class with interference conditions (issue 32): its condition, its other conditions' entries (each a
+// class entry whose arms carry their load comparison) and its dose-response slopes.
+void check_summary_conditions(const Checker& c, const json& cls, const std::string& cw, bool loaded);
+
+void check_summary_class(const Checker& c, const json& cls, const std::string& cw, bool loaded = false) {
   c.expect(cls.is_object(), cw, "a map", cls);
   const ClassAnalysis typed;  // the table's members, unread: the check reads the JSON
   detail::class_fields(FieldCheck{c, cls, cw}, typed);
+  check_summary_conditions(c, cls, cw, loaded);
   const json& looks = cls.at("looks");
   const json& arms = c.list(cls, cw, "arms");
   for (std::size_t j = 0; j < arms.size(); ++j) {
     const std::string aw = Checker::item(cw + ".arms", j);
     check_summary_arm(c, arms[j], aw);
+    const ArmAnalysis typed_arm;
+    if (loaded) detail::arm_load_fields(FieldCheck{c, arms[j], aw, true}, typed_arm);
     if (arms[j].contains("decided_look") && arms[j].at("decided_look").is_number() &&
         arms[j].at("decided_look").get<std::int64_t>() > static_cast<std::int64_t>(looks.size()))
       c.fail(aw + ".decided_look", fmt::format("is {}, but the class plans {} looks", arms[j].at("decided_look").dump(),
                                                looks.size()));
   }
+}
+
+void check_summary_conditions(const Checker& c, const json& cls, const std::string& cw, bool loaded) {
+  const ClassAnalysis typed;  // the table's members, unread
+  const DoseResponse typed_dose;
+  if (loaded) c.at(cls, cw, "condition");
+  c.optional(cls, "condition", [&] { detail::class_condition_fields(FieldCheck{c, cls, cw}, typed); });
+  if (loaded) return;
+  c.optional(cls, "conditions", [&] {
+    const json& list = c.list(cls, cw, "conditions");
+    for (std::size_t i = 0; i < list.size(); ++i) check_summary_class(c, list[i], Checker::item(cw + ".conditions", i), true);
+  });
+  c.optional(cls, "dose_response", [&] {
+    const json& list = c.list(cls, cw, "dose_response");
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      const std::string dw = Checker::item(cw + ".dose_response", i);
+      c.expect(list[i].is_object(), dw, "a map", list[i]);
+      detail::dose_response_fields(FieldCheck{c, list[i], dw}, typed_dose);
+    }
+  });
 }
 
 void check_summary(const Checker& c, const json& s) {

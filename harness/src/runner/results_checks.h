@@ -61,7 +61,7 @@ std::string describe(const nlohmann::json& v);
 // config_from_json, which checks every key it reads); returns the config.
 ExperimentConfig check_run_json(const nlohmann::json& run, const std::string& run_path);
 
-// The trials read so far: (class, round, arm) -> line number. A run never repeats a slot.
+// The trials read so far: (class, round, cell_key(arm, condition)) -> line number. A run never repeats a slot.
 using TrialSlots = std::map<std::tuple<std::string, std::int64_t, std::string>, std::size_t>;
 
 // One line of trials.jsonl, checked and read: class, arm and round of `config` (when known), step_ns,

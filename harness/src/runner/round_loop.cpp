@@ -31,13 +31,15 @@ class RoundLoop {
   }
 
  private:
-  // The class's arms in this round's order, each slot not yet recorded; false when interrupted.
+  // The class's cells (arms, under each condition) in this round's order, each slot not yet recorded;
+  // false when interrupted.
   bool run_class_round(std::size_t ci, int round) {
     const ClassConfig& cls = config_.classes[ci];
-    std::vector<Arm> order = round_order(cls.arms(), config_.order, config_.seed, ci, round);
+    std::vector<Cell> order = round_cells(cls.arms(), cls.conditions.size(), config_.order, config_.seed, ci, round);
     for (std::size_t pos = 0; pos < order.size(); ++pos) {
-      TrialSlot slot{cls.name, ci, order[pos], round, static_cast<int>(pos)};
-      if (state_.done.count({cls.name, round, arm_name(slot.arm)})) continue;
+      const std::string condition = cls.conditions.empty() ? "" : cls.conditions[order[pos].condition].name;
+      TrialSlot slot{cls.name, ci, order[pos].arm, round, static_cast<int>(pos), condition};
+      if (state_.done.count({cls.name, round, cell_key(arm_name(slot.arm), condition)})) continue;
       if (agree(ranks_.session, stop_.load())) return false;
       if (ranks_.root) progress_.trial(slot, config_.max_rounds, trial_count_);
       nlohmann::json t = run_one(cls, slot);

@@ -107,7 +107,7 @@ RunState resume_run(ExperimentConfig& config, const RunOptions& opt, const Ranks
       error = e.what();
     }
   }
-  for (const auto& t : state.trials) state.done.insert({t.class_name, t.round, t.arm});
+  for (const auto& t : state.trials) state.done.insert({t.class_name, t.round, t.cell()});
   state.recorded = state.trials.size();
   if (!ranks.multi) return state;
   if (agree(ranks.session, !error.empty())) {

@@ -26,7 +26,7 @@ class MpiSession;
 
 namespace placebench::harness::detail {
 
-using SlotKey = std::tuple<std::string, int, std::string>;  // class, round, arm
+using SlotKey = std::tuple<std::string, int, std::string>;  // class, round, cell_key(arm, condition)
 
 // Where this process stands in the job: alone, or one rank of an mpirun job (rank 0, the root, writes;
 // with --per-node each node's writer writes its node's directory).

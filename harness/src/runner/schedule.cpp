@@ -5,10 +5,10 @@
 #include <random>
 
 namespace placebench::harness {
+namespace {
 
-std::vector<Arm> round_order(const std::vector<Arm>& arms, Order order, std::uint64_t seed, std::size_t class_index,
-                             int round) {
-  std::vector<Arm> out = arms;
+template <class T>
+std::vector<T> ordered(std::vector<T> out, Order order, std::uint64_t seed, std::size_t class_index, int round) {
   switch (order) {
     case Order::kFixed:
       break;
@@ -27,6 +27,25 @@ std::vector<Arm> round_order(const std::vector<Arm>& arms, Order order, std::uin
     }
   }
   return out;
+}
+
+}  // namespace
+
+std::vector<Arm> round_order(const std::vector<Arm>& arms, Order order, std::uint64_t seed, std::size_t class_index,
+                             int round) {
+  return ordered(arms, order, seed, class_index, round);
+}
+
+std::vector<Cell> round_cells(const std::vector<Arm>& arms, std::size_t conditions, Order order, std::uint64_t seed,
+                              std::size_t class_index, int round) {
+  std::vector<Cell> cells;
+  if (conditions <= 1) {  // the schedule of a class without conditions, unchanged
+    for (Arm a : round_order(arms, order, seed, class_index, round)) cells.push_back({a, 0});
+    return cells;
+  }
+  for (Arm a : arms)
+    for (std::size_t k = 0; k < conditions; ++k) cells.push_back({a, k});
+  return ordered(std::move(cells), order, seed, class_index, round);
 }
 
 }  // namespace placebench::harness

@@ -70,6 +70,27 @@ TrialRecord trial_record(const std::string& cls, const std::string& arm, int rou
   return t;
 }
 
+double effect_of(const RunSimulation& sim, const std::string& key) {
+  auto it = sim.effect_pct.find(key);
+  return it == sim.effect_pct.end() ? 0.0 : it->second;
+}
+
+// The class's conditions ({nullptr}: none).
+std::vector<const Condition*> conditions_of(const ClassConfig& cls) {
+  std::vector<const Condition*> out;
+  for (const Condition& k : cls.conditions) out.push_back(&k);
+  if (out.empty()) out.push_back(nullptr);
+  return out;
+}
+
+// A trial under a condition, with the aggressor's dose as the runner records it measured.
+void with_condition(const RunSimulation& sim, const Condition& k, TrialRecord& t) {
+  t.condition = k.name;
+  if (k.quiet()) return;
+  t.aggressor_cores = k.threads;
+  if (k.hog == Condition::Hog::kMembw) t.aggressor_gbps = k.threads * sim.gbps_per_thread;
+}
+
 struct Series {
   double u = 0;  // the arm's AR(1) state
 };
@@ -96,17 +117,18 @@ Experiment run_one(const RunSimulation& sim, std::uint64_t seed) {
       if (stopped[ci]) continue;
       const ClassConfig& cls = cfg.classes[ci];
       const double shared = 0.05 * normal.next();
-      for (Arm arm : cls.arms()) {
-        const std::string key = cls.name + "/" + arm_name(arm);
-        Series& s = series[key];
-        s.u = round == 0 ? arm_sd * normal.next() : sim.ar_phi * s.u + innovation_sd * normal.next();
-        auto it = sim.effect_pct.find(key);
-        const double effect = it == sim.effect_pct.end() ? 0.0 : it->second;
-        const double value = 1e6 * std::exp(shared + s.u) * (1 + effect / 100);
-        auto fails = sim.fails_from.find(key);
-        const bool failed = fails != sim.fails_from.end() && round >= fails->second;
-        trials.push_back(trial_record(cls.name, arm_name(arm), round, value, degenerate.count(key) > 0, failed));
-      }
+      for (const Condition* k : conditions_of(cls))
+        for (Arm arm : cls.arms()) {
+          const std::string key = cls.name + "/" + arm_name(arm), cell = k ? key + "@" + k->name : key;
+          Series& s = series[cell];
+          s.u = round == 0 ? arm_sd * normal.next() : sim.ar_phi * s.u + innovation_sd * normal.next();
+          const double load = k ? effect_of(sim, cell) : 0.0;
+          const double value = 1e6 * std::exp(shared + s.u) * (1 + effect_of(sim, key) / 100) * (1 + load / 100);
+          auto fails = sim.fails_from.find(key);
+          const bool failed = fails != sim.fails_from.end() && round >= fails->second;
+          trials.push_back(trial_record(cls.name, arm_name(arm), round, value, degenerate.count(key) > 0, failed));
+          if (k) with_condition(sim, *k, trials.back());
+        }
     }
     // The runner analyses after every round; a class can only stop at a planned look, so looking
     // there alone gives the same stops.
@@ -121,6 +143,25 @@ Experiment run_one(const RunSimulation& sim, std::uint64_t seed) {
     if (std::all_of(stopped.begin(), stopped.end(), [](bool b) { return b; })) break;
   }
   return e;
+}
+
+// The load comparisons of one experiment into r.loads; whether one of zero effect said faster or slower.
+bool tally_loads(const RunSimulation& sim, const std::vector<ClassAnalysis>& final, SimulationResult& r) {
+  bool false_load = false;
+  for (const ClassAnalysis& c : final)
+    for (const ClassAnalysis& k : c.conditions)
+      for (const ArmAnalysis& a : k.arms) {
+        if (!a.load_compared) continue;
+        const std::string key = c.name + "/" + a.arm + "@" + k.condition;
+        ArmTally& t = r.loads[key];
+        t.faster += a.load_verdict == "faster";
+        t.slower += a.load_verdict == "slower";
+        t.equivalent += a.load_verdict == "equivalent";
+        t.inconclusive += a.load_verdict == "inconclusive";
+        t.mean_rounds += static_cast<double>(a.load_rounds) / sim.experiments;
+        if ((a.load_verdict == "faster" || a.load_verdict == "slower") && effect_of(sim, key) == 0) false_load = true;
+      }
+  return false_load;
 }
 
 }  // namespace
@@ -160,6 +201,7 @@ SimulationResult simulate_runs(const RunSimulation& sim) {
           false_unflagged = false_unflagged || !a.dependence_flagged;
         }
       }
+    r.any_false_load += tally_loads(sim, e.final, r);
     r.any_false_different += false_different;
     r.any_false_different_unflagged += false_unflagged;
     r.any_flagged += flagged;

@@ -98,28 +98,51 @@ ArmAnalysis arm_from_json(const json& j) {
     SummaryReader r{j, setters_only};
     detail::arm_fields(r, a);
     detail::arm_fields_added(r, a);
+    detail::arm_load_fields(r, a);
   }
   a.stop = a.stop_reason == "decided" || a.stop_reason == "max_rounds" || (a.role != "compared" && a.role != "baseline");
   return a;
+}
+
+// One class entry; `loaded`: an entry of a class's `conditions` (its arms carry their load comparison).
+// The fields of conditions are written only for a class that has them (summaries of other runs are as before).
+json class_to_json(const ClassAnalysis& c, bool loaded) {
+  json cls, arms = json::array();
+  detail::class_fields(SummaryWriter{cls}, c);
+  if (!c.condition.empty()) detail::class_condition_fields(SummaryWriter{cls}, c);
+  for (const auto& a : c.arms) {
+    json arm;
+    SummaryWriter w{arm};
+    detail::arm_fields(w, a);
+    detail::arm_fields_added(w, a);
+    if (loaded) detail::arm_load_fields(w, a);
+    arms.push_back(std::move(arm));
+  }
+  cls["arms"] = std::move(arms);
+  if (c.condition.empty() || loaded) return cls;
+  cls["conditions"] = json::array();
+  for (const auto& k : c.conditions) cls["conditions"].push_back(class_to_json(k, true));
+  cls["dose_response"] = json::array();
+  for (const auto& d : c.dose_response) detail::dose_response_fields(SummaryWriter{cls["dose_response"].emplace_back()}, d);
+  return cls;
+}
+
+ClassAnalysis class_from_json(const json& c) {
+  ClassAnalysis ca;
+  detail::class_fields(SummaryReader{c}, ca);
+  detail::class_condition_fields(SummaryReader{c}, ca);
+  for (const json& a : c.at("arms")) ca.arms.push_back(arm_from_json(a));
+  for (const json& k : c.value("conditions", json::array())) ca.conditions.push_back(class_from_json(k));
+  for (const json& d : c.value("dose_response", json::array()))
+    detail::dose_response_fields(SummaryReader{d}, ca.dose_response.emplace_back());
+  return ca;
 }
 
 }  // namespace
 
 json summary_to_json(const RunSummary& s) {
   json cj = json::array();
-  for (const auto& c : s.classes) {
-    json cls, arms = json::array();
-    detail::class_fields(SummaryWriter{cls}, c);
-    for (const auto& a : c.arms) {
-      json arm;
-      SummaryWriter w{arm};
-      detail::arm_fields(w, a);
-      detail::arm_fields_added(w, a);
-      arms.push_back(std::move(arm));
-    }
-    cls["arms"] = std::move(arms);
-    cj.push_back(std::move(cls));
-  }
+  for (const auto& c : s.classes) cj.push_back(class_to_json(c, false));
   json j{{"schema_version", kResultsSchemaVersion}, {"classes", cj}};
   detail::summary_fields(SummaryWriter{j}, s);
   return j;
@@ -129,12 +152,7 @@ RunSummary summary_from_json(const json& j, const std::string& path, const std::
   detail::check_summary_json(j, path, fix);
   RunSummary s;
   detail::summary_fields(SummaryReader{j}, s);
-  for (const json& c : j.at("classes")) {
-    ClassAnalysis ca;
-    detail::class_fields(SummaryReader{c}, ca);
-    for (const json& a : c.at("arms")) ca.arms.push_back(arm_from_json(a));
-    s.classes.push_back(std::move(ca));
-  }
+  for (const json& c : j.at("classes")) s.classes.push_back(class_from_json(c));
   return s;
 }
 

@@ -130,4 +130,48 @@ void arm_fields_added(V&& v, A& a) {
   v.nullable_choice("aa_check", a.aa_check, kAaCheckChoices);
 }
 
+// ---- interference conditions (issue 32): only in classes that have them ----
+
+inline const std::vector<std::string> kHogChoices = {"quiet", "membw", "cpu"};
+inline const std::vector<std::string> kLoadedHogChoices = {"membw", "cpu"};
+inline const std::vector<std::string> kHogNodeChoices = {"device", "other"};
+inline const std::vector<std::string> kDoseUnitChoices = {"%/(GB/s)", "%/core"};
+inline const std::vector<std::string> kLoadVerdictChoices = {"faster", "slower", "equivalent", "inconclusive"};
+
+// A class entry's condition (the class's own entry, and each of its `conditions`).
+template <class V, class C>
+void class_condition_fields(V&& v, C& c) {
+  v.text("condition", c.condition);
+  v.choice("hog", c.hog, kHogChoices);
+  v.nullable_choice("hog_node", c.hog_node, kHogNodeChoices);
+  v.integer("hog_threads", c.hog_threads, 0);
+  v.nullable_number("aggressor_gbps", c.aggressor_gbps, 0);
+  v.nullable_number("aggressor_cores", c.aggressor_cores, 0);
+}
+
+// An arm under a loaded condition: its load comparison against the class's first condition.
+template <class V, class A>
+void arm_load_fields(V&& v, A& a) {
+  v.gated_number("load_ratio_pct", a.load_ratio_pct, a.load_compared, Gate::kSets, -INFINITY);
+  v.gated_pair("load_ratio_ci_pct", a.load_ratio_lo, a.load_ratio_hi, a.load_compared, -INFINITY);
+  v.gated_number("load_confidence", a.load_confidence, a.load_compared, Gate::kFollows, 0);
+  v.integer("load_rounds", a.load_rounds, 0);
+  v.nullable_choice("load_verdict", a.load_verdict, kLoadVerdictChoices);
+}
+
+// One entry of a class's dose_response list.
+template <class V, class D>
+void dose_response_fields(V&& v, D& d) {
+  v.choice("arm", d.arm, arm_choices());
+  v.choice("hog", d.hog, kLoadedHogChoices);
+  v.choice("node", d.node, kHogNodeChoices);
+  v.choice("unit", d.unit, kDoseUnitChoices);
+  v.integer("rounds", d.rounds, 1);
+  v.number("slope_pct", d.slope_pct, -INFINITY, INFINITY);
+  v.number("slope_ci_lo_pct", d.ci_lo, -INFINITY, INFINITY);
+  v.number("slope_ci_hi_pct", d.ci_hi, -INFINITY, INFINITY);
+  v.number("confidence", d.confidence, 0, 1);
+  v.number("max_dose", d.max_dose, 0, INFINITY);
+}
+
 }  // namespace placebench::harness::detail

@@ -9,6 +9,7 @@
 
 #include "placebench/harness/errors.h"
 #include "placebench/harness/placement/plan.h"
+#include "interference.h"
 #include "workload_run.h"
 #include "placebench/stats/comparison.h"
 #include "placebench/stats/quantile.h"
@@ -141,15 +142,10 @@ std::vector<int> arm_cpus(const Inventory& inv, const ClassConfig& cls, Arm arm)
   return cpus;
 }
 
-}  // namespace
-
-nlohmann::json run_trial(const Inventory& inv, const ExperimentConfig& config, const ClassConfig& cls,
-                         const TrialSlot& slot, const std::atomic<bool>* stop, collectives::MpiSession* session) {
-  auto started = std::chrono::system_clock::now();
-  auto t0 = std::chrono::steady_clock::now();
-  // System metrics beside the step times (off the measured threads: the sampler has its own thread).
+// System metrics beside the step times (off the measured threads: the sampler has its own thread).
+hostpipe::sysmetrics::SamplerOptions sampler_options(const Inventory& inv, const ClassConfig& cls, Arm arm) {
   hostpipe::sysmetrics::SamplerOptions so;
-  so.cpus = arm_cpus(inv, cls, slot.arm);
+  so.cpus = arm_cpus(inv, cls, arm);
   if (!so.cpus.empty()) {
     std::vector<int> allowed = inv.allowed_cpus.empty() ? hostpipe::current_thread_affinity()
                                                         : hostpipe::parse_cpulist(inv.allowed_cpus);
@@ -157,9 +153,27 @@ nlohmann::json run_trial(const Inventory& inv, const ExperimentConfig& config, c
   }
   if (!inv.gpus.empty() && !cls.device_numa && cls.workload.backend != "host")
     so.gpu_pci_bus_id = inv.gpus.at(static_cast<std::size_t>(cls.gpu.value_or(0))).pci_bus_id;
+  return so;
+}
+
+const Condition& condition_of(const ClassConfig& cls, const TrialSlot& slot) {
+  const Condition* k = cls.condition(slot.condition);
+  if (!k) throw std::logic_error("class " + cls.name + " has no condition " + slot.condition);
+  return *k;
+}
+
+}  // namespace
+
+nlohmann::json run_trial(const Inventory& inv, const ExperimentConfig& config, const ClassConfig& cls,
+                         const TrialSlot& slot, const std::atomic<bool>* stop, collectives::MpiSession* session) {
+  auto started = std::chrono::system_clock::now();
+  auto t0 = std::chrono::steady_clock::now();
+  const hostpipe::sysmetrics::SamplerOptions so = sampler_options(inv, cls, slot.arm);
   hostpipe::sysmetrics::SystemSampler sampler(so);
   sampler.start();
   TrialThreadWatch late_threads(so.cpus);  // issue 19: threads outside the arm's CPUs flag the trial
+  std::optional<detail::InterferenceLoad> load;  // the condition's hog, on for the whole trial
+  if (!slot.condition.empty()) load.emplace(inv, cls, condition_of(cls, slot), so.cpus);
   WorkloadRun run;
   try {
     if (cls.workload.type == "collective") {
@@ -173,6 +187,7 @@ nlohmann::json run_trial(const Inventory& inv, const ExperimentConfig& config, c
     sampler.stop();
     throw;
   }
+  nlohmann::json interference = load ? load->finish() : nlohmann::json();
   nlohmann::json system = hostpipe::sysmetrics::sampler_summary_to_json(sampler.stop(), false);
   if (run.stopped) return nullptr;
   std::vector<std::string> flags;
@@ -184,20 +199,30 @@ nlohmann::json run_trial(const Inventory& inv, const ExperimentConfig& config, c
   summary.update(run.extra);
   if (run.extra.contains("bytes_per_step"))
     summary["bytes_per_s"] = run.extra["bytes_per_step"].get<double>() * summary["throughput_steps_s"].get<double>();
-  return {{"class", slot.class_name},
-          {"arm", arm_name(slot.arm)},
-          {"round", slot.round},
-          {"position", slot.position},
-          {"started_at", std::chrono::duration_cast<std::chrono::milliseconds>(started.time_since_epoch()).count()},
-          {"duration_s", std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()},
-          {"workload", cls.workload.type},
-          {"backend", run.backend},
-          {"placement", placement_to_json(run.placement)},
-          {"warmup_steps", config.warmup_steps},
-          {"step_ns", run.step_ns},
-          {"summary", summary},
-          {"system", system},
-          {"flags", flags}};
+  nlohmann::json line = {
+      {"class", slot.class_name},
+      {"arm", arm_name(slot.arm)},
+      {"round", slot.round},
+      {"position", slot.position},
+      {"started_at", std::chrono::duration_cast<std::chrono::milliseconds>(started.time_since_epoch()).count()},
+      {"duration_s", std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()},
+      {"workload", cls.workload.type},
+      {"backend", run.backend},
+      {"placement", placement_to_json(run.placement)},
+      {"warmup_steps", config.warmup_steps},
+      {"step_ns", run.step_ns},
+      {"summary", summary},
+      {"system", system},
+      {"flags", flags}};
+  if (load) {
+    line["condition"] = slot.condition;
+    line["interference"] = std::move(interference);
+  }
+  return line;
+}
+
+std::string cell_key(const std::string& arm, const std::string& condition) {
+  return condition.empty() ? arm : arm + "@" + condition;
 }
 
 }  // namespace placebench::harness

@@ -33,9 +33,19 @@ Objective parse_objective(const std::string& text, const std::string& where);
 // A workload class's `decision` block:
 //   decision: {job_length: 2h, gpus_per_job: 8, queue: {strict: 30m, prefer: 10m, any: 5m},
 //              objective: turnaround | efficiency | 0.5, rate_per_gpu_hour: 2.5,
-//              p_remote_any: 1.0, p_local_prefer: 0.5, any_arm: remote}
+//              p_remote_any: 1.0, p_local_prefer: 0.5, any_arm: remote, under_load: worst | 0.3}
 // job_length, gpus_per_job and queue are required; durations are strings ("90s", "36m", "2h") or numbers of
 // seconds. Unknown keys are errors.
+// How `decide` weighs a class run under interference conditions (issue 32; docs/decisions.md#under-load):
+// quiet (the class's first condition, as without the key), worst (the condition whose `any` arm costs
+// most against local), or a share of time under load (the worst loaded condition, weighted by `share`,
+// the first condition by 1 - share).
+struct UnderLoad {
+  enum class Mode { kQuiet, kWorst, kShare };
+  Mode mode = Mode::kQuiet;
+  double share = 0.0;
+};
+
 struct DecisionSpec {
   double job_length_s = 0.0;
   int gpus_per_job = 1;
@@ -43,6 +53,7 @@ struct DecisionSpec {
   Objective objective;
   std::optional<double> rate_per_gpu_hour, p_remote_any, p_local_prefer;
   std::string any_arm = "remote";
+  std::optional<UnderLoad> under_load;  // absent: the class's first condition (run.json's copy has no key)
 };
 
 // One parser for the block in either format: it reads the block as JSON (run.json keeps it so, and

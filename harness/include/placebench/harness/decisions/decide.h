@@ -22,6 +22,10 @@ struct RemoteRatio {
   std::optional<double> throughput_pct;
   std::string verdict;                   // from summary.json; "" for a what-if
   int n_rounds = 0;
+  // A class run under interference conditions (issue 32): the condition whose figures drove the policy
+  // ("quiet", "membw-device-2", or "quiet x 0.7 + membw-device-2 x 0.3" for a share), and the rule that
+  // chose it (decision.under_load: quiet, worst, share 0.3); "" for a class without conditions.
+  std::string condition, under_load;
 };
 
 struct ClassInput {

@@ -52,6 +52,10 @@ int device_numa_node(const Inventory& inv, const DeviceSelector& device);
 // wrapping around); without distances, the next node by os_index. nullopt on a one-node machine.
 std::optional<int> farthest_node(const Inventory& inv, int from);
 
+// CPUs of `node` (os_index) this process may use (all of them when `ignore_allowed`); empty for a node
+// the inventory does not have.
+std::vector<int> usable_cpus(const Inventory& inv, int node, bool ignore_allowed = false);
+
 // Resolves every requested arm. CPUs come from the node's CPUs that this process may use (allowed);
 // a node named with remote_node is used as given, so that a forbidden placement is attempted and
 // verification, not planning, catches it. Throws InputError when an arm cannot get enough CPUs (with

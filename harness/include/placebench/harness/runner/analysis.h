@@ -49,6 +49,26 @@ struct ArmAnalysis {
   std::string aa_check;                // controls with a ratio: "passed" | "failed" (its CI excludes 0); else ""
   bool stop = false;
   std::string stop_reason;             // "" for a control or unrealised arm (no verdict, no stop of its own)
+  // Under a loaded condition (issue 32): this arm under load against the same arm in the class's first
+  // (quiet) condition, paired by round; CI at the run's confidence, Bonferroni over the class's load
+  // comparisons; verdict against the class margin (slower: the load costs this arm more than the margin).
+  bool load_compared = false;
+  int load_rounds = 0;
+  double load_ratio_pct = 0, load_ratio_lo = 0, load_ratio_hi = 0, load_confidence = 0;
+  std::string load_verdict;            // faster | slower | equivalent | inconclusive ("" when not compared)
+};
+
+// Per placement arm and hog series (one hog on one node at its doses, with the quiet condition at dose 0):
+// the change of the class statistic per unit of the aggressor's measured dose -- GB/s of its STREAM
+// triad (membw) or cores of CPU time (cpu) -- in percent of the fit's unloaded value. Fitted by least
+// squares within each round, and the median of the per-round slopes with an order-statistic CI over
+// rounds (docs/statistics.md#dose-response).
+struct DoseResponse {
+  std::string arm, hog, node;          // node: device | other
+  std::string unit;                    // "%/(GB/s)" (membw) or "%/core" (cpu)
+  int rounds = 0;                      // rounds with a slope (two doses or more measured apart)
+  double slope_pct = 0, ci_lo = 0, ci_hi = 0, confidence = 0;
+  double max_dose = 0;                 // the largest measured dose behind it (GB/s or cores)
 };
 
 struct ClassAnalysis {
@@ -70,6 +90,16 @@ struct ClassAnalysis {
   std::optional<double> noise_floor_pct;   // from an A/A control: largest |bound| of its ratio CI
   std::vector<std::string> warnings;
   std::vector<ArmAnalysis> arms;       // baseline first
+  // Interference (issue 32; "" and empty for a class without conditions). The class's entry is its first
+  // condition (quiet when listed); `conditions` holds the others, each a full analysis of the arms under
+  // it (with the load comparison of each arm), and `dose_response` the slopes of every arm and hog series.
+  std::string condition;               // this entry's condition
+  std::string hog;                     // quiet | membw | cpu
+  std::string hog_node;                // device | other ("" for quiet)
+  int hog_threads = 0;                 // the dose as set
+  std::optional<double> aggressor_gbps, aggressor_cores;  // the dose as measured: medians over its trials
+  std::vector<ClassAnalysis> conditions;
+  std::vector<DoseResponse> dose_response;
 };
 
 struct RunSummary {
@@ -78,6 +108,8 @@ struct RunSummary {
   std::size_t trials = 0;
 };
 
+// One entry per class of the config, in its order (a class with conditions: its first condition, the
+// others in `conditions`; it stops when every condition's comparisons stop).
 std::vector<ClassAnalysis> analyze_run(const ExperimentConfig& config, const std::vector<TrialRecord>& trials);
 
 // Whether the trials finish the plan, as the runner ends a run: every class stopped (decided at a

@@ -1,6 +1,7 @@
 // Experiment configuration (configs/*.yaml) as plain structs, validated once at load time.
 // Errors name the file, line, key and the accepted values (InputError -> exit 2).
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -45,6 +46,22 @@ struct WorkloadSpec {
   nlohmann::json params;            // pipeline/collective parameters, validated by their adapters
 };
 
+// An interference condition (issue 32, docs/configuration.md#interference): the machine as it is (quiet),
+// or a hog running beside every trial of the condition -- `membw` (STREAM triad threads, buffer on the
+// node) or `cpu` (spinning threads on the node's CPUs) -- on the device's NUMA node or on another node,
+// at a dose of `threads` threads (0: the hog's machinery with no thread, an A/A control of quiet).
+// Which node and CPUs that means is resolved per trial from the topology (runner/interference.cpp).
+struct Condition {
+  enum class Hog { kNone, kMembw, kCpu };
+  std::string name = "quiet";       // "quiet", or HOG-NODE-THREADS ("membw-device-2")
+  Hog hog = Hog::kNone;
+  std::string node = "device";      // device | other
+  int threads = 0;
+  std::uint64_t bytes = std::uint64_t{64} << 20;  // membw: each thread's buffer (three triad arrays)
+  bool quiet() const { return hog == Hog::kNone; }
+};
+std::string hog_name(Condition::Hog hog);  // "quiet", "membw", "cpu"
+
 struct ClassConfig {
   std::string name;
   WorkloadSpec workload;
@@ -61,7 +78,12 @@ struct ClassConfig {
   // run.json's copy only: why its decision block could not be read. Only `decide` needs the block, so only
   // decide refuses it (with this message); compare, check, fleet and --resume read the run as before.
   std::string decision_problem;
+  // Interference conditions (empty: none, the machine as it is, and trials carry no condition); every round
+  // runs every (arm x condition) cell, in one order drawn over the cells (schedule.h).
+  std::vector<Condition> conditions;
   std::vector<Arm> arms() const;    // baseline first, then compare
+  std::size_t cells() const { return arms().size() * std::max<std::size_t>(1, conditions.size()); }
+  const Condition* condition(const std::string& wanted) const;  // nullptr when the class has none of that name
   // The placement request every trial of this class plans with (device, remote node, CPUs per worker,
   // degenerate arms, and the workers its workload needs: 2 for bidir staging, the pipeline's workers).
   PlanRequest plan_request(std::vector<Arm> arms) const;

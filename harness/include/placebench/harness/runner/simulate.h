@@ -7,6 +7,9 @@
 // round_sd / sqrt(2), so that log(arm / baseline) per round has sd round_sd for independent rounds;
 // the arm's true effect multiplies its statistic by (1 + effect_pct / 100). Trials of a degenerate arm
 // carry the "degenerate" flag (as on a one-node machine), with the effect given (0 for a real A/A).
+// A class with interference conditions (issue 32) runs every (arm, condition) cell per round, each its own
+// series; "class/arm@condition" adds that condition's effect on the arm (multiplying), and a loaded
+// trial records the aggressor's measured dose: threads x gbps_per_thread GB/s (membw) or threads cores.
 #pragma once
 #include <cstdint>
 #include <map>
@@ -26,6 +29,7 @@ struct RunSimulation {
   std::map<std::string, double> effect_pct;   // "class/arm" -> true effect in percent (absent: 0)
   std::vector<std::string> degenerate;        // "class/arm" whose trials are flagged degenerate
   std::map<std::string, int> fails_from;      // "class/arm" -> first 0-based round whose placement fails
+  double gbps_per_thread = 5.0;               // a membw hog thread's simulated achieved bandwidth
 };
 
 struct ArmTally {
@@ -43,6 +47,10 @@ struct SimulationResult {
   int any_false_different = 0;               // experiments where some zero-effect arm was faster/slower
   int any_false_different_unflagged = 0;     // ... and that arm's rounds were not flagged dependent
   int any_flagged = 0;                       // experiments where some arm's rounds were flagged dependent
+  // Interference conditions: per "class/arm@condition", the load comparison's verdicts (in ArmTally's
+  // counts), and the experiments where some load comparison of zero effect said faster or slower.
+  std::map<std::string, ArmTally> loads;
+  int any_false_load = 0;
   double mean_rounds = 0.0;                  // rounds used per class, averaged over experiments and classes
   int max_rounds = 0;
 };

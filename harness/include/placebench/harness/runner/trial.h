@@ -23,8 +23,13 @@ struct TrialSlot {
   std::size_t class_index = 0;
   Arm arm = Arm::kLocal;
   int round = 0;
-  int position = 0;  // 0-based position of the arm within its round
+  int position = 0;  // 0-based position of the cell within its round
+  std::string condition{};  // the interference condition's name; "" when the class has none
 };
+
+// A round's slot of an arm under a condition, as the run's bookkeeping keys it: the arm's name, or
+// "ARM@CONDITION" in a class with conditions (trials are unique per class, round and cell).
+std::string cell_key(const std::string& arm, const std::string& condition);
 
 // One line of trials.jsonl as every reader takes it: the fields analysis, check and --resume use, typed,
 // and the whole line for what only some printers read (system, the workload's summary fields, every
@@ -37,10 +42,15 @@ struct TrialRecord {
   std::vector<std::string> flags;         // placement_partial, placement_failed, degenerate, non_steady: ...
   std::string placement_status;           // the (first) worker's record: verified, partial, failed; "" if none
   bool degenerate = false;                // ... and whether it ran where the baseline runs
+  std::string condition;                  // the interference condition ("" when the class has none)
+  std::optional<double> aggressor_gbps;   // the hog's own achieved STREAM bandwidth over the trial (membw)
+  std::optional<double> aggressor_cores;  // ... and its CPU time per second of the trial (any hog)
+  bool aggressor_degenerate = false;      // its `other` node was the device's (a one-node machine)
   std::vector<double> step_ns;
   std::map<std::string, double> summary;  // every number of the summary: median_ns, p99_ns, bytes_per_s, ...
   nlohmann::json line;                    // the line as written
 
+  std::string cell() const { return cell_key(arm, condition); }
   // Whether any flag starts with `prefix` ("placement_", "degenerate").
   bool has_flag(std::string_view prefix) const;
 };

@@ -32,6 +32,7 @@ struct ContentionReport {
   ContentionTask task;
   double seconds = 0;            // how long it ran
   double bytes_moved = 0;        // stream: STREAM triad count, 3 x 4 bytes per element
+  double cpu_seconds = 0;        // the thread's own CPU time (CLOCK_THREAD_CPUTIME_ID) while it ran
   double gbps() const { return seconds > 0 ? bytes_moved / seconds / 1e9 : 0; }
   std::string problem;           // a bind that failed, in words ("" when none)
 };
