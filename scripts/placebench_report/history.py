@@ -48,6 +48,8 @@ def sentence(docs: list[Doc]) -> str | None:
         return f"History: {len(moved)} of {len(ok)} series judged changed level, on {_names(nodes)}{rest}"
     if ok:
         return f"History: no change of level found in the {len(ok)} series judged{rest}"
+    if not series:
+        return "History: the history file holds no series (no run in the store matched its filters)."
     return f"History: no series has enough runs to judge yet ({len(series)} series){rest}"
 
 

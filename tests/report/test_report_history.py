@@ -100,6 +100,10 @@ class Sentence(unittest.TestCase):
         self.assertEqual(history.sentence([doc(data)]), "History: no series has enough runs to judge yet (1 series); "
                                                         "1 series not judged (too few runs); details under History.")
 
+    def test_no_series_at_all(self):
+        said = history.sentence([doc({"kind": load.HISTORY_KIND, "schema_version": 1, "series": [], "fleet_changes": []})])
+        self.assertEqual(said, "History: the history file holds no series (no run in the store matched its filters).")
+
     def test_many_nodes_are_named_up_to_six(self):
         data = fixture()
         base = data["series"][0]
