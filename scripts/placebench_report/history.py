@@ -9,11 +9,51 @@ from .load import Doc
 # Series drawn (about 0.15 s each); the others keep their rows in the tables, as MAX_DRAWN_RUNS does for runs.
 MAX_DRAWN_SERIES = 24
 NODES_NAMED = 6
+FOLDED_ROWS = 20  # a longer list of series not judged is one click away
 DEFAULT_NEEDED = 6  # 2 x the detector's min_segment (docs/statistics.md, "Change points")
 
 
+def series_key(series: dict) -> tuple[str, ...]:
+    return tuple(str(series.get(k)) for k in ("node", "class", "arm", "metric"))
+
+
+def _newest(series: dict) -> tuple[object, int]:
+    """Which of two copies of a series to show: the one whose last run is latest, then the longer."""
+    points = series.get("points") or []
+    return (when(points[-1]["start"]) if points else when("0001-01-01T00:00:00"), len(points))
+
+
+def merged(docs: list[Doc]) -> tuple[list[dict], int]:
+    """(every series once, how many copies were left out): a CI job that keeps each night's changes file has
+    the same series in several; the copy with the latest run is shown. A series carries its file's
+    `runs_needed` when it has none of its own."""
+    chosen: dict[tuple[str, ...], dict] = {}
+    copies = 0
+    for d in docs:
+        for s in d.data.get("series", []):
+            if s.get("runs_needed") is None and d.data.get("runs_needed") is not None:
+                s = dict(s, runs_needed=d.data["runs_needed"])
+            key = series_key(s)
+            if key in chosen:
+                copies += 1
+                if _newest(s) <= _newest(chosen[key]):
+                    continue
+            chosen[key] = s
+    return list(chosen.values()), copies
+
+
 def all_series(docs: list[Doc]) -> list[dict]:
-    return [s for d in docs for s in d.data.get("series", [])]
+    return merged(docs)[0]
+
+
+def fleet_changes(docs: list[Doc]) -> list[dict]:
+    """The files' fleet changes, each once (the same one in several files)."""
+    seen: dict[tuple[str, ...], dict] = {}
+    for f in (f for d in docs for f in d.data.get("fleet_changes", [])):
+        key = (str(when(f["start"])), *(str(f.get(k)) for k in ("class", "arm", "metric")))
+        if key not in seen or f.get("nodes", 0) > seen[key].get("nodes", 0):
+            seen[key] = f
+    return list(seen.values())
 
 
 def judged(series: dict) -> bool:
@@ -40,7 +80,7 @@ def sentence(docs: list[Doc]) -> str | None:
     ok = [s for s in series if judged(s)]
     moved = [s for s in ok if changed(s)]
     short = len(series) - len(ok)
-    fleet = sum(len(d.data.get("fleet_changes", [])) for d in docs)
+    fleet = len(fleet_changes(docs))
     rest = (f"; {fleet} fleet change(s), seen on most nodes at once" if fleet else "") + \
            (f"; {short} series not judged (too few runs)" if short else "") + "; details under History."
     if moved:
@@ -73,7 +113,7 @@ def changes_table(series: list[dict]) -> str:
 
 def fleet_table(docs: list[Doc]) -> str:
     rows = [[f"{when(f['start']):%Y-%m-%d %H:%M}", f"{f.get('class')} / {f.get('arm')} / {f.get('metric')}",
-             f.get("nodes")] for d in docs for f in d.data.get("fleet_changes", [])]
+             f.get("nodes")] for f in sorted(fleet_changes(docs), key=lambda f: when(f["start"]))]
     if not rows:
         return note("No fleet change: no change was seen on most nodes at once.")
     return ("<h3>Fleet changes</h3>" + table(["from (UTC)", "series", "nodes"], rows)
@@ -81,35 +121,29 @@ def fleet_table(docs: list[Doc]) -> str:
                    "driver or image), not one node. Drawn dashed, in purple."))
 
 
-def needed(series: dict, doc: Doc) -> tuple[int, bool]:
-    """(runs needed to judge, whether the file says so)."""
-    for where in (series, doc.data):
-        if where.get("runs_needed") is not None:
-            return where["runs_needed"], True
-    return DEFAULT_NEEDED, False
+def not_judged_why(series: dict) -> str:
+    n = len(series.get("points", []))
+    if series.get("status") != "too-short":
+        return f"not judged (status {series.get('status')!r}): unknown"
+    if series.get("runs_needed") is None:
+        return f"not enough runs to judge ({n} of {DEFAULT_NEEDED} needed, the detector default)"
+    return f"not enough runs to judge ({n} of {series['runs_needed']} needed)"
 
 
 def not_judged_table(docs: list[Doc]) -> str:
-    rows = []
-    for d in docs:
-        for s in d.data.get("series", []):
-            if judged(s):
-                continue
-            n = len(s.get("points", []))
-            if s.get("status") == "too-short":
-                m, stated = needed(s, d)
-                why = f"not enough runs to judge ({n} of {m} needed{'' if stated else ', the detector default'})"
-            else:
-                why = f"not judged (status {s.get('status')!r}): unknown"
-            rows.append([s.get("node"), name(s), n, why])
+    rows = [[s.get("node"), name(s), len(s.get("points", [])), not_judged_why(s)]
+            for s in sorted(all_series(docs), key=series_key) if not judged(s)]
     if not rows:
         return ""
-    return ("<h3>Series not judged</h3>" + table(["node", "series", "runs", "why"], rows)
+    listed = table(["node", "series", "runs", "why"], rows)
+    if len(rows) > FOLDED_ROWS:
+        listed = f"<details><summary>{len(rows)} series not judged</summary>{listed}</details>"
+    return ("<h3>Series not judged</h3>" + listed
             + note("These are not drawn: with too few runs no change can be found, which is not stability."))
 
 
 def charts(docs: list[Doc]) -> str:
-    fleet = [f for d in docs for f in d.data.get("fleet_changes", [])]
+    fleet = fleet_changes(docs)
     series = [s for s in all_series(docs) if judged(s) and s.get("points")]
     series.sort(key=lambda s: (not changed(s), str(s.get("node")), name(s)))
     parts = [series_figure(s, fleet) for s in series[:MAX_DRAWN_SERIES]]
@@ -120,11 +154,12 @@ def charts(docs: list[Doc]) -> str:
 
 
 def section(docs: list[Doc]) -> str:
-    series = all_series(docs)
-    moved = [s for s in series if changed(s)]
-    moved.sort(key=lambda s: (str(s.get("node")), name(s)))
-    parts = ["<h3>Change points</h3>" + changes_table(moved) if moved
-                 else note("No change point in the series judged.")]
+    series, copies = merged(docs)
+    moved = sorted((s for s in series if changed(s)), key=series_key)
+    parts = [note(f"{copies} copies of series found in more than one file left out: each series is shown once, "
+                  "from the file with its latest run.")] if copies else []
+    parts.append("<h3>Change points</h3>" + changes_table(moved) if moved
+                 else note("No change point in the series judged."))
     parts.append(fleet_table(docs))
     parts.append(charts(docs))
     parts.append(not_judged_table(docs))

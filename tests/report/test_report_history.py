@@ -237,6 +237,24 @@ class Loading(unittest.TestCase):
                 if "schema_version" not in needle:
                     self.assertIn("write it again with `placebench history changes DB --json`", said)
 
+    def test_each_nights_file_in_one_folder_shows_each_series_once_the_newest(self):
+        older = fixture()
+        for series in older["series"]:
+            series["points"] = series["points"][:-3]
+        older["series"][0]["changes"] = []  # the step at run 19 was not found yet: 27 runs
+        os.makedirs(os.path.join(self.folder, "night-27"))
+        self.write("changes.json", older, os.path.join(self.folder, "night-27"))
+        os.makedirs(os.path.join(self.folder, "night-30"))
+        shutil.copy(FIXTURE, os.path.join(self.folder, "night-30", "changes.json"))
+        inputs = load.load_inputs([self.folder])
+        self.assertEqual(len(inputs.history), 2)
+        shown, copies = history.merged(inputs.history)
+        self.assertEqual(copies, 5)
+        self.assertEqual([len(s["points"]) for s in shown], [30, 30, 30, 30, 4])  # night-30's
+        self.assertTrue(history.sentence(inputs.history).startswith("History: 3 of 4 series judged changed level"))
+        self.assertEqual(len(history.fleet_changes(inputs.history)), 1)
+        self.assertIn("5 copies of series found in more than one file left out", history.section(inputs.history))
+
     def test_not_json_in_a_folder_is_skipped_and_not_counted(self):
         self.write("changes.json", '{"kind": "placebench-history-changes", "schema_version": 1, "series": [')
         v2_copy("tiny-run", self.folder)
