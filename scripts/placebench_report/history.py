@@ -81,7 +81,7 @@ def sentence(docs: list[Doc]) -> str | None:
     moved = [s for s in ok if changed(s)]
     short = len(series) - len(ok)
     fleet = len(fleet_changes(docs))
-    rest = (f"; {fleet} fleet change(s), seen on most nodes at once" if fleet else "") + \
+    rest = (f"; {fleet} fleet change{'s' if fleet > 1 else ''}, seen on most nodes at once" if fleet else "") + \
            (f"; {short} series not judged (too few runs)" if short else "") + "; details under History."
     if moved:
         nodes = sorted({str(s.get("node")) for s in moved})
@@ -118,7 +118,8 @@ def fleet_table(docs: list[Doc]) -> str:
         return note("No fleet change: no change was seen on most nodes at once.")
     return ("<h3>Fleet changes</h3>" + table(["from (UTC)", "series", "nodes"], rows)
             + note("A change seen on most nodes with the series at once: the fleet moved (a new placebench, "
-                   "driver or image), not one node. Drawn dashed, in purple."))
+                   "driver or image), not one node. Drawn in purple: dashed where the node's own change is one, dotted on a node's chart "
+                   "without a change of its own there."))
 
 
 def not_judged_why(series: dict) -> str:

@@ -56,7 +56,7 @@ class Page(unittest.TestCase):
         sentences = first_screen(self.html)
         self.assertEqual(len(sentences), 1, sentences)
         self.assertIn("History: 3 of 4 series judged changed level, on gpu-001 and gpu-002", sentences[0])
-        self.assertIn("1 fleet change(s)", sentences[0])
+        self.assertIn("1 fleet change", sentences[0])
         self.assertIn("1 series not judged (too few runs)", sentences[0])
         self.assertLess(self.html.index('class="first-screen"'), self.html.index('id="history"'))
 
