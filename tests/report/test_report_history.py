@@ -10,6 +10,7 @@ import json
 import os
 import re
 import shutil
+import subprocess
 import sys
 import tempfile
 import unittest
@@ -20,7 +21,8 @@ from results_v2 import FIX, ROOT, v2_copy  # noqa: E402
 from test_report import read, report  # noqa: E402
 
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
-from placebench_report import fig_history, history, load  # noqa: E402
+from placebench_report import fig_history, history, load, validate  # noqa: E402
+from test_report_written_fields import BINARY, missing_keys  # noqa: E402
 
 FIXTURE = os.path.join(FIX, "history-changes.json")
 
@@ -262,6 +264,41 @@ class Loading(unittest.TestCase):
         self.assertEqual(inputs.history, [])
         self.assertEqual(len(inputs.warnings), 1, inputs.warnings)
         self.assertIn("changes.json:1: not valid JSON", inputs.warnings[0])
+
+
+class WrittenByPlacebench(unittest.TestCase):
+    """What the built placebench writes (`history add` of the committed runs, then `history changes --json`)
+    has every key the report reads, and the report draws it. Skipped while the binary has no `history
+    changes` (issue 31 part 2 adds it)."""
+
+    def placebench(self, *args):
+        return subprocess.run([BINARY, *args], capture_output=True, text=True, timeout=120, cwd=ROOT)
+
+    def test_history_changes_json_is_read(self):
+        if not os.path.exists(BINARY):
+            self.skipTest(f"no {BINARY}")
+        if not re.search(r"^\s+changes\s", self.placebench("history", "--help").stdout, re.M):
+            self.skipTest(f"{BINARY} has no `history changes` yet")
+        tmp = tempfile.mkdtemp(prefix="pb-report-history-cli-")
+        self.addCleanup(shutil.rmtree, tmp, True)
+        db = os.path.join(tmp, "h.db")
+        r = self.placebench("history", "add", db, os.path.join(FIX, "tiny-run"), os.path.join(FIX, "mixed-run"))
+        self.assertEqual(r.returncode, 0, r.stderr)
+        r = self.placebench("history", "changes", db, "--json")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        written = json.loads(r.stdout)
+        self.assertEqual(written.get("kind"), load.HISTORY_KIND)
+        self.assertIsNone(validate.problem_in(written, validate.KINDS["history"]))
+        self.assertIsNone(validate.history_contradiction(written))
+        spec = validate.KINDS["history"]
+        optional = {"$.runs_needed", "$.series[].unit", "$.series[].runs_needed"}
+        self.assertEqual(sorted(set(missing_keys(written, spec)) - optional), [],
+                         "keys the report reads that placebench does not write")
+        path = os.path.join(tmp, "changes.json")
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(r.stdout)
+        r = report([path], os.path.join(tmp, "r.html"))
+        self.assertEqual(r.returncode, 0, r.stderr)
 
 
 class EveryHistoryFieldDamaged(damage.EveryFieldDamaged):
