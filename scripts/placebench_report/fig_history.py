@@ -21,8 +21,10 @@ NO_EVIDENCE = "no evidence change recorded"
 METRIC_UNITS = {"median": "ns", "p90": "ns", "p99": "ns", "mean": "ns", "throughput": "steps/s", "ratio_pct": "%"}
 
 
-def when(text: str) -> datetime.datetime:
-    """A point's start (ISO 8601; UTC when it names no zone)."""
+def when(text: str | None) -> datetime.datetime | None:
+    """A point's start (ISO 8601; UTC when it names no zone); None for a run without a start time."""
+    if text is None:
+        return None
     t = datetime.datetime.fromisoformat(text)
     return t if t.tzinfo else t.replace(tzinfo=datetime.UTC)
 
@@ -42,7 +44,18 @@ def scale(series: dict) -> tuple[str, float]:
 def change_label(change: dict) -> str:
     """"+6.0%: driver 550.54 -> 560.28" (what the marker says)."""
     what = change.get("attribution") or NO_EVIDENCE
-    return f"{change['relative'] * 100:+.1f}%: {what}"
+    return f"{relative_text(change)}: {what}"
+
+
+def relative_text(change: dict) -> str:
+    """"+6.0%", or "change ?" where the file has none (a level of 0 before it)."""
+    rel = change.get("relative")
+    return "change ?" if rel is None else f"{rel * 100:+.1f}%"
+
+
+def node_count(fleet_change: dict) -> int:
+    nodes = fleet_change.get("nodes")
+    return len(nodes) if isinstance(nodes, list) else nodes
 
 
 def fleet_positions(series: dict, fleet_changes: list[dict]) -> list[tuple[float, dict]]:
@@ -52,10 +65,10 @@ def fleet_positions(series: dict, fleet_changes: list[dict]) -> list[tuple[float
     key = (series.get("class"), series.get("arm"), series.get("metric"))
     out = []
     for f in fleet_changes:
-        if (f.get("class"), f.get("arm"), f.get("metric")) != key:
+        at = when(f.get("start"))
+        if (f.get("class"), f.get("arm"), f.get("metric")) != key or at is None:
             continue
-        at = when(f["start"])
-        later = [i for i, p in enumerate(points) if when(p["start"]) >= at]
+        later = [i for i, p in enumerate(points) if p.get("start") is not None and when(p["start"]) >= at]
         if later and later[0] > 0:
             out.append((later[0] - 0.5, f))
     return out
@@ -74,6 +87,8 @@ def _levels(ax: Axes, series: dict, div: float) -> None:
     changes = sorted(series["changes"], key=lambda c: c["index"])
     edges = [0] + [c["index"] for c in changes] + [len(series["points"])]
     for k, c in enumerate(changes):
+        if c.get("before") is None or c.get("after") is None:
+            continue
         ax.hlines(c["before"] / div, edges[k] - 0.4, c["index"] - 0.5, colors="#555555", linewidth=0.8)
         ax.hlines(c["after"] / div, c["index"] - 0.5, edges[k + 2] - 0.6, colors="#555555", linewidth=0.8)
 
@@ -92,7 +107,7 @@ def _markers(ax: Axes, series: dict, fleet: list[tuple[float, dict]]) -> None:
         if round(x + 0.5) in own:
             continue  # the node's own change already says fleet
         ax.axvline(x, color=FLEET_CHANGE, linestyle=":", linewidth=1.6)
-        ax.annotate(f"fleet change ({f['nodes']} nodes)", (x, 0.02), xycoords=("data", "axes fraction"),
+        ax.annotate(f"fleet change ({node_count(f)} nodes)", (x, 0.02), xycoords=("data", "axes fraction"),
                     xytext=(4, 2), textcoords="offset points", fontsize=8, color=FLEET_CHANGE)
 
 
@@ -101,7 +116,7 @@ def _date_ticks(ax: Axes, points: list[dict]) -> None:
     step = max(1, -(-n // 8))
     ticks = list(range(0, n, step))
     ax.set_xticks(ticks)
-    ax.set_xticklabels([when(points[i]["start"]).strftime("%m-%d") for i in ticks])
+    ax.set_xticklabels([f"{when(points[i]['start']):%m-%d}" if points[i].get("start") else "?" for i in ticks])
     ax.set_xlim(-0.6, n - 0.4)
 
 
@@ -116,8 +131,10 @@ def series_figure(series: dict, fleet_changes: list[dict]) -> str:
     _levels(ax, series, div)
     _markers(ax, series, fleet_positions(series, fleet_changes))
     _date_ticks(ax, points)
-    first, last = when(points[0]["start"]), when(points[-1]["start"])
-    ax.set_xlabel(f"run, in order (month-day, UTC; {first:%Y-%m-%d} to {last:%Y-%m-%d})")
+    dated = [when(p["start"]) for p in points if p.get("start")]
+    span = f"; {dated[0]:%Y-%m-%d} to {dated[-1]:%Y-%m-%d}" if dated else "; no start times"
+    unknown = "; ?: a run without a start time" if len(dated) < len(points) else ""
+    ax.set_xlabel(f"run, in order (month-day, UTC{span}{unknown})")
     ax.set_ylabel(f"{series.get('metric')}" + (f" ({unit})" if unit else ""))
     ax.set_title(f"{series.get('node')}: {series.get('class')} / {series.get('arm')} / {series.get('metric')}")
     ax.margins(y=0.25)

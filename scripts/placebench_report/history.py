@@ -2,7 +2,7 @@
 many series changed, on which nodes), the change points with what changed on the node, the fleet changes,
 a chart per series (fig_history.py) and the series too short to judge, which are listed and never drawn:
 a chart without a change would read as "stable", and the detector has not judged them."""
-from .fig_history import NO_EVIDENCE, scale, series_figure, when
+from .fig_history import NO_EVIDENCE, node_count, relative_text, scale, series_figure, when
 from .htmlkit import note, num, table
 from .load import Doc
 
@@ -19,20 +19,20 @@ def series_key(series: dict) -> tuple[str, ...]:
 
 def _newest(series: dict) -> tuple[object, int]:
     """Which of two copies of a series to show: the one whose last run is latest, then the longer."""
-    points = series.get("points") or []
-    return (when(points[-1]["start"]) if points else when("0001-01-01T00:00:00"), len(points))
+    starts = [when(p["start"]) for p in series.get("points") or [] if p.get("start")]
+    return (max(starts) if starts else when("0001-01-01T00:00:00"), len(series.get("points") or []))
 
 
 def merged(docs: list[Doc]) -> tuple[list[dict], int]:
     """(every series once, how many copies were left out): a CI job that keeps each night's changes file has
     the same series in several; the copy with the latest run is shown. A series carries its file's
-    `runs_needed` when it has none of its own."""
+    `min_runs` when it has none of its own."""
     chosen: dict[tuple[str, ...], dict] = {}
     copies = 0
     for d in docs:
         for s in d.data.get("series", []):
-            if s.get("runs_needed") is None and d.data.get("runs_needed") is not None:
-                s = dict(s, runs_needed=d.data["runs_needed"])
+            if s.get("min_runs") is None and d.data.get("min_runs") is not None:
+                s = dict(s, min_runs=d.data["min_runs"])
             key = series_key(s)
             if key in chosen:
                 copies += 1
@@ -50,14 +50,19 @@ def fleet_changes(docs: list[Doc]) -> list[dict]:
     """The files' fleet changes, each once (the same one in several files)."""
     seen: dict[tuple[str, ...], dict] = {}
     for f in (f for d in docs for f in d.data.get("fleet_changes", [])):
-        key = (str(when(f["start"])), *(str(f.get(k)) for k in ("class", "arm", "metric")))
-        if key not in seen or f.get("nodes", 0) > seen[key].get("nodes", 0):
+        key = (str(when(f.get("start"))), *(str(f.get(k)) for k in ("class", "arm", "metric")))
+        if key not in seen or node_count(f) > node_count(seen[key]):
             seen[key] = f
     return list(seen.values())
 
 
+# The statuses of a series the detector judged (history changes writes "changed" or "no-change"; "ok" in
+# the first draft of the format).
+JUDGED = ("changed", "no-change", "ok")
+
+
 def judged(series: dict) -> bool:
-    return series.get("status") == "ok"
+    return series.get("status") in JUDGED
 
 
 def changed(series: dict) -> bool:
@@ -103,8 +108,10 @@ def changes_table(series: list[dict]) -> str:
         unit, div = scale(s)
         for c in sorted(s["changes"], key=lambda c: c["index"]):
             p = s["points"][c["index"]]
-            rows.append([s.get("node"), name(s), f"{when(p['start']):%Y-%m-%d %H:%M} (run {c['index'] + 1})",
-                         f"{c['relative'] * 100:+.1f}%", f"{num(c['before'] / div)} -> {num(c['after'] / div)} {unit}",
+            start = f"{when(p['start']):%Y-%m-%d %H:%M}" if p.get("start") else "no start time"
+            levels = [None if c.get(k) is None else c[k] / div for k in ("before", "after")]
+            rows.append([s.get("node"), name(s), f"{start} (run {c['index'] + 1})",
+                         relative_text(c), f"{num(levels[0])} -> {num(levels[1])} {unit}",
                          num(c.get("p_value"), 2), c.get("attribution") or NO_EVIDENCE,
                          "yes" if c.get("fleet") else "no"])
     return table(["node", "series", "from run (UTC)", "change", "level before -> after", "p", "what changed on the node",
@@ -112,8 +119,10 @@ def changes_table(series: list[dict]) -> str:
 
 
 def fleet_table(docs: list[Doc]) -> str:
-    rows = [[f"{when(f['start']):%Y-%m-%d %H:%M}", f"{f.get('class')} / {f.get('arm')} / {f.get('metric')}",
-             f.get("nodes")] for f in sorted(fleet_changes(docs), key=lambda f: when(f["start"]))]
+    rows = [[f"{when(f['start']):%Y-%m-%d %H:%M}" if f.get("start") else "?",
+             f"{f.get('class')} / {f.get('arm')} / {f.get('metric')}",
+             f"{node_count(f)}: {', '.join(map(str, f['nodes']))}" if isinstance(f.get("nodes"), list) else f.get("nodes")]
+            for f in sorted(fleet_changes(docs), key=lambda f: str(when(f.get("start"))))]
     if not rows:
         return note("No fleet change: no change was seen on most nodes at once.")
     return ("<h3>Fleet changes</h3>" + table(["from (UTC)", "series", "nodes"], rows)
@@ -126,9 +135,9 @@ def not_judged_why(series: dict) -> str:
     n = len(series.get("points", []))
     if series.get("status") != "too-short":
         return f"not judged (status {series.get('status')!r}): unknown"
-    if series.get("runs_needed") is None:
+    if series.get("min_runs") is None:
         return f"not enough runs to judge ({n} of {DEFAULT_NEEDED} needed, the detector default)"
-    return f"not enough runs to judge ({n} of {series['runs_needed']} needed)"
+    return f"not enough runs to judge ({n} of {series['min_runs']} needed)"
 
 
 def not_judged_table(docs: list[Doc]) -> str:

@@ -72,6 +72,10 @@ def _is_iso_time(v: object) -> bool:
 
 
 ISO_TIME = Scalar("an ISO 8601 time", _is_iso_time)
+# A fleet change's nodes: their names (what history changes writes) or their count.
+NODES = Scalar("a list of node names or a count",
+               lambda v: (isinstance(v, int) and not isinstance(v, bool) and v >= 0)
+               or (isinstance(v, list) and all(not isinstance(x, (list, dict)) for x in v)))
 # A value used as a dictionary key or a label: anything but a list or a map.
 KEY = Scalar("a string or a number", lambda v: not isinstance(v, (list, dict)))
 
@@ -217,16 +221,16 @@ KINDS = {
     "history": Map({
         "series": List(Map({
             "node": KEY, "class": KEY, "arm": KEY, "metric": KEY, "status": KEY, "unit": Opt(STR),
-            "runs_needed": Opt(INT),
-            "points": List(Map({"run_key": KEY, "start": ISO_TIME, "value": NUMBER, "ci_low": Opt(NUMBER),
+            "min_runs": Opt(INT),
+            "points": List(Map({"run_key": KEY, "start": Opt(ISO_TIME), "value": NUMBER, "ci_low": Opt(NUMBER),
                                 "ci_high": Opt(NUMBER)}, required=("run_key", "start", "value", "ci_low", "ci_high"))),
-            "changes": List(Map({"index": INT, "run_key": KEY, "start": ISO_TIME, "before": NUMBER, "after": NUMBER,
-                                 "relative": NUMBER, "p_value": Opt(NUMBER), "attribution": Opt(STR), "fleet": BOOL},
+            "changes": List(Map({"index": INT, "run_key": KEY, "start": Opt(ISO_TIME), "before": Opt(NUMBER),
+                                 "after": Opt(NUMBER), "relative": Opt(NUMBER), "p_value": Opt(NUMBER), "attribution": Opt(STR), "fleet": BOOL},
                                 required=("index", "before", "after", "relative", "attribution", "fleet"))),
         }, required=("node", "class", "arm", "metric", "status", "points", "changes"))),
-        "fleet_changes": List(Map({"start": ISO_TIME, "class": KEY, "arm": KEY, "metric": KEY, "nodes": INT},
+        "fleet_changes": List(Map({"start": Opt(ISO_TIME), "class": KEY, "arm": KEY, "metric": KEY, "nodes": NODES},
                                   required=("start", "class", "arm", "metric", "nodes"))),
-        "runs_needed": Opt(INT),
+        "min_runs": Opt(INT),
     }, required=("series", "fleet_changes")),
     "admission": Map({
         "observed_until": Opt(STR),
@@ -296,7 +300,9 @@ def history_contradiction(doc: dict) -> str | None:
     """"KEY: problem" when a history changes file contradicts itself: a change outside its series' points,
     naming another run than the point it indexes, or a run's CI with its ends swapped."""
     for i, series in enumerate(doc.get("series") or []):
-        points = series.get("points") or []
+        points, status = series.get("points") or [], series.get("status")
+        if (status == "changed") != bool(series.get("changes")) and status in ("changed", "no-change", "too-short"):
+            return f"series[{i}].status: is {status!r} with {len(series.get('changes') or [])} changes"
         for k, p in enumerate(points):
             low, high = p.get("ci_low"), p.get("ci_high")
             if low is not None and high is not None and low > high:

@@ -1,5 +1,5 @@
 """Writes tests/fixtures/results/history-changes.json: what `placebench history changes DB --json` writes
-(docs/reports.md, "History") for 3 nodes of a cluster over 30 nightly runs, made deterministic (seeded):
+(docs/history.md, docs/reports.md "History") for 3 nodes of a cluster over 30 nightly runs, made deterministic (seeded):
 gpu-001 long-training/local steps up 6% at run 18 when its driver went 550.54 -> 560.28; long-training/remote
 steps down 4% at run 10 on both gpu-001 and gpu-002 (a placebench upgrade: a fleet change); gpu-002's
 local series is flat; gpu-003 joined late and has 4 runs (too short to judge).
@@ -44,7 +44,9 @@ def change(pts, index, p_value, attribution, fleet):
 
 
 def series(node, arm, status, pts, changes):
-    return {"node": node, "class": "long-training", "arm": arm, "metric": "median", "status": status,
+    if status == "ok":
+        status = "changed" if changes else "no-change"
+    return {"node": node, "class": "long-training", "arm": arm, "metric": "median", "unit": "ns", "status": status,
             "points": pts, "changes": changes}
 
 
@@ -61,9 +63,10 @@ def main():
     out.append(series("gpu-002", "remote", "ok", remote2,
                       [change(remote2, 10, 0.003, "placebench 0.9.0 -> 0.10.0", True)]))
     out.append(series("gpu-003", "local", "too-short", points(rng, 3, 12.6e6, [], n=4, first_day=RUNS - 4), []))
-    doc = {"kind": "placebench-history-changes", "schema_version": 1, "series": out,
+    doc = {"kind": "placebench-history-changes", "schema_version": 1, "store": "results.db",
+           "change_count": sum(len(s["changes"]) for s in out), "min_runs": 6, "series": out,
            "fleet_changes": [{"start": remote1[10]["start"], "class": "long-training", "arm": "remote",
-                              "metric": "median", "nodes": 2}]}
+                              "metric": "median", "nodes": ["gpu-001", "gpu-002"]}]}
     with open(OUT, "w", encoding="utf-8") as f:
         json.dump(doc, f, indent=1)
         f.write("\n")

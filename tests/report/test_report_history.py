@@ -67,7 +67,7 @@ class Page(unittest.TestCase):
         self.assertEqual(len(alts), 4, alts)
         self.assertTrue(all("gpu-003" not in a for a in alts), alts)
         self.assertIn("gpu-001 long-training local median: 30 runs, 1 change(s)", alts)
-        self.assertIn("not enough runs to judge (4 of 6 needed, the detector default)", self.html)
+        self.assertIn("not enough runs to judge (4 of 6 needed)", self.html)
         self.assertIn("Series not judged", self.html)
 
     def test_change_points_carry_the_change_and_the_evidence(self):
@@ -125,14 +125,30 @@ class Details(unittest.TestCase):
                          "+6.7%: no evidence change recorded")
         self.assertIn("no evidence change recorded", history.changes_table([data["series"][0]]))
 
-    def test_runs_needed_stated_by_the_file_is_used(self):
+    def test_min_runs_of_the_series_or_the_file_or_the_default(self):
         data = fixture()
-        data["series"][4]["runs_needed"] = 8
+        data["series"][4]["min_runs"] = 8
         self.assertIn("not enough runs to judge (4 of 8 needed)", history.not_judged_table([doc(data)]))
+        del data["series"][4]["min_runs"], data["min_runs"]
+        self.assertIn("(4 of 6 needed, the detector default)", history.not_judged_table([doc(data)]))
+
+    def test_a_run_without_start_time_and_a_change_without_relative_are_drawn_as_unknown(self):
+        data = fixture()
+        s = data["series"][0]
+        s["points"][18]["start"] = None
+        s["changes"][0]["start"] = None
+        s["changes"][0]["relative"] = None
+        data["fleet_changes"][0]["start"] = None
+        self.assertIn("<img", fig_history.series_figure(s, data["fleet_changes"]))
+        table = history.changes_table([s])
+        self.assertIn("no start time (run 19)", table)
+        self.assertIn("change ?", table)
+        self.assertIn("<td>?</td>", history.fleet_table([doc(data)]))
+        self.assertEqual(fig_history.fleet_positions(data["series"][1], data["fleet_changes"]), [])
 
     def test_an_unknown_status_is_unknown_and_not_drawn(self):
         data = fixture()
-        data["series"][2]["status"] = "stale"
+        data["series"][2]["status"] = "stale"  # gpu-002 local, no change
         self.assertIn("not judged (status &#x27;stale&#x27;): unknown", history.not_judged_table([doc(data)]))
         self.assertEqual(history.charts([doc(data)]).count("<img"), 3)
 
@@ -217,17 +233,23 @@ class Loading(unittest.TestCase):
         d["series"][0]["points"][3]["value"] = "12.5 ms"
         cases.append((d, 'series[0].points[3].value: expected a number, got "12.5 ms"'))
         d = fixture()
-        d["series"][0]["changes"][0]["relative"] = None
-        cases.append((d, "series[0].changes[0].relative: expected a number, got null"))
+        d["series"][0]["points"][4]["value"] = None
+        cases.append((d, "series[0].points[4].value: expected a number, got null"))
         d = fixture()
         d["series"][0]["points"][2]["start"] = "yesterday"
-        cases.append((d, 'series[0].points[2].start: expected an ISO 8601 time, got "yesterday"'))
+        cases.append((d, 'series[0].points[2].start: expected an ISO 8601 time or null, got "yesterday"'))
         d = fixture()
         d["series"][0]["changes"][0]["index"] = 30
         cases.append((d, "series[0].changes[0].index: is 30, outside the series' 30 points"))
         d = fixture()
         d["series"][0]["changes"][0]["run_key"] = "0000000000000000"
         cases.append((d, "series[0].changes[0].run_key: is '0000000000000000', but points[18] is run"))
+        d = fixture()
+        d["series"][2]["status"] = "changed"
+        cases.append((d, "series[2].status: is 'changed' with 0 changes"))
+        d = fixture()
+        d["fleet_changes"][0]["nodes"] = "gpu-001"
+        cases.append((d, 'fleet_changes[0].nodes: expected a list of node names or a count, got "gpu-001"'))
         d = fixture()
         p = d["series"][3]["points"][7]
         p["ci_low"], p["ci_high"] = p["ci_high"], p["ci_low"]
@@ -243,7 +265,7 @@ class Loading(unittest.TestCase):
         older = fixture()
         for series in older["series"]:
             series["points"] = series["points"][:-3]
-        older["series"][0]["changes"] = []  # the step at run 19 was not found yet: 27 runs
+        older["series"][0].update(changes=[], status="no-change")  # the step at run 19 not found yet: 27 runs
         os.makedirs(os.path.join(self.folder, "night-27"))
         self.write("changes.json", older, os.path.join(self.folder, "night-27"))
         os.makedirs(os.path.join(self.folder, "night-30"))
@@ -291,7 +313,7 @@ class WrittenByPlacebench(unittest.TestCase):
         self.assertIsNone(validate.problem_in(written, validate.KINDS["history"]))
         self.assertIsNone(validate.history_contradiction(written))
         spec = validate.KINDS["history"]
-        optional = {"$.runs_needed", "$.series[].unit", "$.series[].runs_needed"}
+        optional = {"$.series[].min_runs"}
         self.assertEqual(sorted(set(missing_keys(written, spec)) - optional), [],
                          "keys the report reads that placebench does not write")
         path = os.path.join(tmp, "changes.json")
