@@ -3,8 +3,9 @@
 
 Usage: scripts/report.py INPUT [INPUT ...] [-o report.html] [--title TEXT]
 INPUT: a run directory (run.json, trials.jsonl, summary.json), a JSON file written by
-`placebench staging|pipeline|collective|gang|decide --json`, or a directory holding such files and run
-directories. See docs/reports.md. Exit 0 written, 2 bad input (one line on stderr).
+`placebench staging|pipeline|collective|gang|decide|admission|queue|feasible|fleet --json` or
+`placebench history changes DB --json`, or a directory holding such files and run directories.
+See docs/reports.md. Exit 0 written, 2 bad input (one line on stderr).
 
 Run by a Python without matplotlib (e.g. the system python3 of the shebang), it re-executes itself with
 the checkout's .venv/bin/python (made by scripts/setup.sh) when that exists, else says so in one line and

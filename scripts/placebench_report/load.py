@@ -16,7 +16,11 @@ from typing import Any
 from . import validate
 
 # The kinds of result file (not run directories) the report reads, in the order of its sections.
-DOC_KINDS = ("pipeline", "staging", "collective", "gang", "decide", "admission", "queue", "feasible", "fleet")
+DOC_KINDS = ("pipeline", "staging", "collective", "gang", "decide", "admission", "queue", "feasible", "fleet",
+             "history")
+# The `kind` of `placebench history changes --json` (docs/history.md); the other history commands' JSON
+# (history-add, history-list, history-show) is not a result this report draws.
+HISTORY_KIND = "placebench-history-changes"
 # A run directory's own record: read by load_run, never as a result file of another kind.
 RUN_RECORD = {"run.json", "summary.json"}
 
@@ -73,6 +77,7 @@ class Inputs:
     queue: list[Doc] = field(default_factory=list)
     feasible: list[Doc] = field(default_factory=list)
     fleet: list[Doc] = field(default_factory=list)
+    history: list[Doc] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     # Real paths of the run directories, folders and files already read: a symlink (`latest -> run`, a
     # link back up the tree) reaches each of them once, so a run reached twice is one run.
@@ -210,6 +215,8 @@ def classify(obj: object) -> str | None:
         return "queue"  # placebench queue --json (docs/queue-replay.md)
     if obj.get("kind") == "placebench-fleet" and isinstance(obj.get("nodes"), list):
         return "fleet"  # placebench fleet --json (docs/fleet.md)
+    if obj.get("kind") == HISTORY_KIND:
+        return "history"  # placebench history changes --json (docs/reports.md, "History")
     if "job_runnable" in obj and isinstance(obj.get("nodes"), list) and "job" in obj:
         return "feasible"  # placebench feasible --json (docs/decisions.md)
     classes = obj.get("classes")
@@ -246,15 +253,32 @@ def load_json_file(path: str, inputs: Inputs, explicit: bool = True) -> None:
         return
     kind = classify(obj)
     if kind is None:
+        why = other_history_kind(obj)
         if explicit:
-            raise InputProblem(f"{path}: not a result this report reads (run directory, staging, pipeline, "
-                               "collective, gang, decide, admission, queue, feasible or fleet JSON; see docs/reports.md)")
-        inputs.warnings.append(f"{path}: skipped, not a placebench result of a known kind")
+            raise InputProblem(f"{path}: {why or 'not a result this report reads'} (run directory, staging, "
+                               "pipeline, collective, gang, decide, admission, queue, feasible, fleet or history "
+                               "changes JSON; see docs/reports.md)")
+        inputs.warnings.append(f"{path}: skipped, {why or 'not a placebench result of a known kind'}")
         return
     check_schema(path, obj, required=kind not in UNVERSIONED_KINDS)
-    require_types(obj, validate.KINDS[kind], path, f"the file is damaged: restore it, or write it again with "
-                                                   f"`placebench {kind} --json`")
+    fix = f"the file is damaged: restore it, or write it again with `{WRITERS.get(kind, f'placebench {kind} --json')}`"
+    require_types(obj, validate.KINDS[kind], path, fix)
+    contradiction = validate.history_contradiction(obj) if kind == "history" else None
+    if contradiction:
+        raise InputProblem(f"{path}: {contradiction}; {fix}")
     getattr(inputs, kind).append(Doc(path, kind, obj))
+
+
+# The command that writes a kind, where it is not `placebench KIND --json`.
+WRITERS = {"history": "placebench history changes DB --json"}
+
+
+def other_history_kind(obj: object) -> str | None:
+    """"kind: ..." for the JSON of another history command (or another history kind), else None."""
+    kind = obj.get("kind") if isinstance(obj, dict) else None
+    if isinstance(kind, str) and "history" in kind:
+        return f"kind: {kind!r} is not one this report reads ({HISTORY_KIND}, from placebench history changes --json)"
+    return None
 
 
 def add_run(path: str, inputs: Inputs) -> None:

@@ -19,7 +19,7 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     p = argparse.ArgumentParser(prog="report.py", description="One self-contained HTML report of placebench results.")
     p.add_argument("inputs", nargs="+", metavar="INPUT",
                    help="run directories, result JSON files (staging, pipeline, collective, gang, decide, admission, "
-                        "queue, feasible, fleet), or folders of them")
+                        "queue, feasible, fleet, history changes), or folders of them")
     p.add_argument("-o", "--output", default="report.html",
                    help="HTML file to write (default: report.html; - for standard output); an existing file is "
                         "replaced only when it is a report written by this tool")

@@ -65,9 +65,10 @@ def class_warnings(cls: dict, arm_roles: dict[object, roles.Role]) -> list[str]:
     return out
 
 
-def summary_section(inputs: Inputs) -> str:
+def summary_section(inputs: Inputs, first: list[str] | None = None) -> str:
+    """`first`: sentences said before the classes' (the History sentence)."""
     several = len(inputs.runs) > 1
-    rows, warnings, sentences = [], [], []
+    rows, warnings, sentences = [], [], list(first or [])
     for run in inputs.runs:
         prefix = f"{run.name}: " if several else ""
         if run.summary is None:

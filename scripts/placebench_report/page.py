@@ -17,6 +17,8 @@ from . import (
     fig_pipeline,
     fig_staging,
     fig_steps,
+    first_screen,
+    history,
     overview,
     roles,
     verdicts,
@@ -141,9 +143,13 @@ def build_page(inputs: Inputs, title: str | None = None) -> str:
         toc.append(f'<li><a href="#{esc(anchor)}">{esc(heading)}</a></li>')
         body.append(section(anchor, heading, html))
 
+    said = drawn_from([d.path for d in inputs.history], history.sentence, inputs.history)
     if inputs.runs:
         sources = [os.path.join(r.path, "summary.json") if r.summary is not None else r.path for r in inputs.runs]
-        add("summary", "Summary", drawn_from(sources + [d.path for d in inputs.decide], overview.summary_section, inputs))
+        add("summary", "Summary", drawn_from(sources + [d.path for d in inputs.decide + inputs.history],
+                                             overview.summary_section, inputs, [said] if said else []))
+    elif said:
+        add("summary", "Summary", first_screen.sentences_html([said]))
     for i, run in enumerate(inputs.runs):
         toc.append(f'<li><a href="#run-{i}">Run {esc(run.name)}</a></li>')
         body.append(drawn_from([run.path], run_section, run, i))
@@ -203,6 +209,8 @@ def add_doc_sections(kind: str, docs: list[Doc], add: Callable[[str, str, str], 
         add("gang", "Gang runs", "".join(parts))
     elif kind == "admission":
         add("admission", "Admission timelines", fig_admission.admission_section(docs))
+    elif kind == "history":
+        add("history", "History", history.section(docs))
     elif kind in ("queue", "feasible", "fleet"):
         heading, html = doc_tables.section(kind, docs)
         add(kind, heading, html)
@@ -214,7 +222,7 @@ def page_html(inputs: Inputs, title: str, toc: list[str], body: list[str]) -> st
     absent = [k for k, v in (("runs", inputs.runs), ("pipeline files", inputs.pipeline), ("staging", inputs.staging),
                              ("collectives", inputs.collective), ("gang", inputs.gang), ("decisions", inputs.decide),
                              ("admission", inputs.admission), ("queue replays", inputs.queue),
-                             ("feasibility", inputs.feasible), ("fleet", inputs.fleet))
+                             ("feasibility", inputs.feasible), ("fleet", inputs.fleet), ("history", inputs.history))
               if not v]
     generated = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
     header = (f"<h1>{esc(title)}</h1>" + note(f"Generated {generated} by scripts/report.py from "

@@ -5,6 +5,7 @@ expected and what was found (InputProblem, exit 2), never a traceback from deep 
 the fields the report reads are checked, with the types its code relies on: a key may be absent (the
 report shows "-" or skips it) unless marked required; null only where the report handles it.
 """
+import datetime
 import json
 import math
 from collections.abc import Callable, Iterable
@@ -58,6 +59,23 @@ NUMBER = Scalar("a number", _is_number)
 INT = Scalar("a whole number", lambda v: isinstance(v, int) and not isinstance(v, bool))
 STR = Scalar("a string", lambda v: isinstance(v, str))
 BOOL = Scalar("true or false", lambda v: isinstance(v, bool))
+
+
+def _is_iso_time(v: object) -> bool:
+    if not isinstance(v, str):
+        return False
+    try:
+        datetime.datetime.fromisoformat(v)
+    except ValueError:
+        return False
+    return True
+
+
+ISO_TIME = Scalar("an ISO 8601 time", _is_iso_time)
+# A fleet change's nodes: their names (what history changes writes) or their count.
+NODES = Scalar("a list of node names or a count",
+               lambda v: (isinstance(v, int) and not isinstance(v, bool) and v >= 0)
+               or (isinstance(v, list) and all(not isinstance(x, (list, dict)) for x in v)))
 # A value used as a dictionary key or a label: anything but a list or a map.
 KEY = Scalar("a string or a number", lambda v: not isinstance(v, (list, dict)))
 
@@ -199,6 +217,21 @@ KINDS = {
     "feasible": Map({"job_runnable": Opt(BOOL), "free_gpus": Opt(NUMBER), "nodes": List(Map({"name": Opt(KEY)}))}),
     "fleet": Map({"nodes": List(Map({})), "suspects": List(Map({"host": Opt(KEY), "severity_pct": Opt(NUMBER)})),
                   "warnings": Opt(List(STR))}),
+    # placebench history changes --json (docs/reports.md, "History"): every key the History section reads.
+    "history": Map({
+        "series": List(Map({
+            "node": KEY, "class": KEY, "arm": KEY, "metric": KEY, "status": KEY, "unit": Opt(STR),
+            "min_runs": Opt(INT),
+            "points": List(Map({"run_key": KEY, "start": Opt(ISO_TIME), "value": NUMBER, "ci_low": Opt(NUMBER),
+                                "ci_high": Opt(NUMBER)}, required=("run_key", "start", "value", "ci_low", "ci_high"))),
+            "changes": List(Map({"index": INT, "run_key": KEY, "start": Opt(ISO_TIME), "before": Opt(NUMBER),
+                                 "after": Opt(NUMBER), "relative": Opt(NUMBER), "p_value": Opt(NUMBER), "attribution": Opt(STR), "fleet": BOOL},
+                                required=("index", "before", "after", "relative", "attribution", "fleet"))),
+        }, required=("node", "class", "arm", "metric", "status", "points", "changes"))),
+        "fleet_changes": List(Map({"start": Opt(ISO_TIME), "class": KEY, "arm": KEY, "metric": KEY, "nodes": NODES},
+                                  required=("start", "class", "arm", "metric", "nodes"))),
+        "min_runs": Opt(INT),
+    }, required=("series", "fleet_changes")),
     "admission": Map({
         "observed_until": Opt(STR),
         "jobs": List(Map({
@@ -260,6 +293,26 @@ def summary_contradiction(summary: dict) -> str | None:
             problem = arm_contradiction(arm, f"classes[{i}].arms[{j}]")
             if problem:
                 return problem
+    return None
+
+
+def history_contradiction(doc: dict) -> str | None:
+    """"KEY: problem" when a history changes file contradicts itself: a change outside its series' points,
+    naming another run than the point it indexes, or a run's CI with its ends swapped."""
+    for i, series in enumerate(doc.get("series") or []):
+        points, status = series.get("points") or [], series.get("status")
+        if (status == "changed") != bool(series.get("changes")) and status in ("changed", "no-change", "too-short"):
+            return f"series[{i}].status: is {status!r} with {len(series.get('changes') or [])} changes"
+        for k, p in enumerate(points):
+            low, high = p.get("ci_low"), p.get("ci_high")
+            if low is not None and high is not None and low > high:
+                return f"series[{i}].points[{k}].ci_low: is {low}, above ci_high {high}"
+        for j, c in enumerate(series.get("changes") or []):
+            where, index = f"series[{i}].changes[{j}]", c.get("index")
+            if not 0 < index < len(points):
+                return f"{where}.index: is {index}, outside the series' {len(points)} points (1 to {len(points) - 1})"
+            if "run_key" in c and c["run_key"] != points[index].get("run_key"):
+                return f"{where}.run_key: is {c['run_key']!r}, but points[{index}] is run {points[index].get('run_key')!r}"
     return None
 
 

@@ -63,7 +63,7 @@ class FullReport(unittest.TestCase):
                      "Stranded GPU-seconds", "recommendation", "seed, order", "Schedule: arm order per round"):
             self.assertIn(text, self.html, text)
         absent = re.search(r"Not in these inputs: ([^<]*)", self.html)
-        self.assertEqual(absent.group(1) if absent else "", "admission, queue replays, feasibility, fleet.")
+        self.assertEqual(absent.group(1) if absent else "", "admission, queue replays, feasibility, fleet, history.")
 
     def test_images_are_embedded_pngs(self):
         srcs = re.findall(r'<img[^>]*src="([^"]*)"', self.html)

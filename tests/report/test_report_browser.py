@@ -4,7 +4,8 @@ fleet page with its verdict heading; and every piece of text on both pages meets
 against the background it is drawn on (4.5:1, 3:1 for large text), as computed by the browser from the
 page's own styles (inline cell colours of the heat map included). A probe script is appended to a copy of
 each page; it writes what it measured into the DOM, which --dump-dom returns. A screenshot of each first
-screen is taken as well (kept under $PLACEBENCH_SCREENSHOTS when set).
+screen is taken as well (kept under $PLACEBENCH_SCREENSHOTS when set). The report's inputs include a history
+changes file (the History section and its first-screen sentence, issue 31).
 Run: .venv/bin/python tests/report/test_report_browser.py"""
 import json
 import os
@@ -16,9 +17,10 @@ import tempfile
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from results_v2 import ROOT  # noqa: E402
+from results_v2 import FIX, ROOT  # noqa: E402
 from test_report import all_inputs, chromium, read, report  # noqa: E402
 
+HISTORY = os.path.join(FIX, "history-changes.json")  # placebench history changes --json (test_report_history.py)
 FLEET_PAGE = os.path.join(ROOT, "tests", "golden", "cli", "fleet-one-slow.html")  # what `fleet --html` writes
 WIDTH, HEIGHT = 1280, 900
 
@@ -89,7 +91,7 @@ class FirstScreenInABrowser(unittest.TestCase):
             raise unittest.SkipTest("chromium not installed (scripts/setup.sh installs Debian's chromium)")
         cls.tmp = tempfile.mkdtemp(prefix="pb-report-browser-")
         cls.report_page = os.path.join(cls.tmp, "report.html")
-        r = report(all_inputs(cls.tmp), cls.report_page)
+        r = report(all_inputs(cls.tmp) + [HISTORY], cls.report_page)
         if r.returncode != 0:
             raise AssertionError(r.stderr)
 
@@ -110,6 +112,16 @@ class FirstScreenInABrowser(unittest.TestCase):
         self.assertRegex(first["text"], r"(use strict|use prefer|use any|no policy)", first["text"])
         self.assert_readable("report", measured)
         self.assertGreater(os.path.getsize(shot), 20_000)
+
+    def test_the_history_sentence_is_in_the_first_screen_and_its_section_readable(self):
+        measured, _ = probe(self.browser, self.report_page, "#history", self.tmp, "history")
+        section = measured["first"]
+        self.assertIsNotNone(section, "no History section")
+        self.assertIn("Change points", section["text"])
+        first, _ = probe(self.browser, self.report_page, "ul.first-screen li", self.tmp, "history-first")
+        self.assertLess(first["first"]["bottom"], HEIGHT, "the History sentence ends below the first screen")
+        self.assertRegex(first["first"]["text"], r"^History: 3 of 4 series judged changed level, on gpu-001 and gpu-002")
+        self.assert_readable("report with history", measured)
 
     def test_the_fleet_page_opens_with_its_verdict_and_every_cell_is_readable(self):
         measured, shot = probe(self.browser, FLEET_PAGE, "h1", self.tmp, "fleet")
