@@ -267,6 +267,8 @@ TEST(GoldenPrinter, CollectiveTableAndJson) {
   CollectiveReport rep = collective_mpi_report();
   EXPECT_TRUE(matches_golden(render_collective_table(rep), "printers/collective-mpi.txt"));
   EXPECT_TRUE(matches_golden(json_text(collective_to_json(rep)), "printers/collective-mpi.json"));
+  // --wide: nccl-tests' every column, the table as it was before the default fitted 100 columns.
+  EXPECT_TRUE(matches_golden(render_collective_table(rep, true), "printers/collective-mpi-wide.txt"));
 }
 
 // Who set the pace, with stragglers on purpose: the pace lines under the table (one rank named over the

@@ -55,6 +55,9 @@ TEST(GoldenTableWidth, DefaultTablesFit100Columns) {
       {"cli/admission-kueue-two-groups.txt", "pod ", "  "},
       {"printers/staging.txt", "Arm "},
       {"printers/staging-degenerate.txt", "Arm "},
+      {"printers/collective-mpi.txt", "op "},
+      {"printers/collective-pace.txt", "op "},
+      {"printers/collective-nccl-wrong.txt", "op "},
   };
   for (const auto& g : goldens) {
     std::istringstream in(read_text(golden_path(g.file)));

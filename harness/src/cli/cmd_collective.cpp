@@ -39,7 +39,7 @@ struct CollectiveOptions {
   std::string backend = "auto", ops = "allreduce", types = "float32", redop = "sum", sizes = "8:1M:x4", mode = "both",
               arm = "local", stall_timeout, nccl_tests_json, slow_ranks, slow_doses;
   int root = 0, iters = 20, warmup = 5, blocks = 10, slow_rounds = 10;
-  bool no_check = false, json = false, allow_single_rank = false, force = false;
+  bool no_check = false, json = false, allow_single_rank = false, force = false, wide = false;
 };
 
 template <class T>
@@ -152,7 +152,7 @@ bool print_report(const CollectiveOptions& opt, CollectiveReport& report, const 
   report.evidence = current_evidence();  // one stamp for both records
   ReportTargets to = ReportTargets::printing(opt.json);
   to.stdout_taken = names_stdout(opt.nccl_tests_json);  // written below, its errors its own
-  emit_report(to, {[&] { return json_text(collective_to_json(report)); }, [&] { return render_collective_table(report); }});
+  emit_report(to, {[&] { return json_text(collective_to_json(report)); }, [&] { return render_collective_table(report, opt.wide); }});
   try {
     if (!opt.nccl_tests_json.empty()) write_nccl_tests_json(nccl_tests_output(opt), report, start_time);
   } catch (const std::exception& e) {
@@ -261,6 +261,7 @@ void add_collective_command(CLI::App& app, CommandAction& action) {
   add_device_options(cmd, opt->placement.device);
   add_placement_options(cmd, opt->placement);
   cmd->add_flag("--json", opt->json, "Print one JSON object: rows (nccl-tests field names) and every rank's placement");
+  cmd->add_flag("--wide", opt->wide, "Every column of the table (count, type, redop, root, p95, rank mean), wider than 100");
   cmd->add_option("--nccl-tests-json", opt->nccl_tests_json,
                   "Also write FILE in nccl-tests' -J layout (one --ops; an existing FILE only with --force)")
       ->type_name("FILE");

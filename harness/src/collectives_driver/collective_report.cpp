@@ -4,8 +4,11 @@
 #include <fmt/format.h>
 
 #include <set>
+#include <string>
+#include <vector>
 
 #include "placebench/harness/collectives_driver/pace_report.h"
+#include "placebench/harness/terminal_text.h"
 
 namespace placebench::harness {
 
@@ -136,11 +139,11 @@ nlohmann::json collective_to_json(const CollectiveReport& rep) {
   return out;
 }
 
-std::string render_collective_table(const CollectiveReport& rep) {
-  std::set<std::string> hosts = host_names(rep);
-  std::string out = fmt::format("Backend: {} ({})   Ranks: {} on {} host(s)   Arm: {}\n\n", backend_name(rep.result.backend),
-                                rep.backend_reason, rep.result.nranks, hosts.size(), rep.arm);
-  out += fmt::format("{:<5} {:<16} {:<8} {:<12} {}\n", "Rank", "Host", "Device", "CPUs", "Placement");
+namespace {
+
+// Every rank's host, device, CPUs and placement status.
+std::string rank_lines(const CollectiveReport& rep) {
+  std::string out = fmt::format("{:<5} {:<16} {:<8} {:<12} {}\n", "Rank", "Host", "Device", "CPUs", "Placement");
   for (const auto& r : rep.ranks) {
     const auto& dev = r["device"];
     std::string device = dev.contains("gpu") ? fmt::format("GPU{}", dev["gpu"].get<int>())
@@ -150,8 +153,14 @@ std::string render_collective_table(const CollectiveReport& rep) {
     out += fmt::format("{:<5} {:<16} {:<8} {:<12} {}{}\n", r["rank"].get<int>(), r["host"].get<std::string>(), device, cpus,
                        p["status"].get<std::string>(), p.value("degenerate", false) ? " (degenerate)" : "");
   }
-  out += fmt::format("\n{:>66}{:<37} {:<38}{}\n", "", fmt::format("median of {} blocks x {} calls", rep.config.blocks, rep.config.iters),
-                     "per iteration, slowest rank (us)", "rank mean");
+  return out;
+}
+
+// --wide: nccl-tests' every column (count, type, redop, root, p95, the rank mean), 166 columns.
+std::string wide_rows(const CollectiveReport& rep) {
+  std::string out = fmt::format("\n{:>66}{:<37} {:<38}{}\n", "",
+                                fmt::format("median of {} blocks x {} calls", rep.config.blocks, rep.config.iters),
+                                "per iteration, slowest rank (us)", "rank mean");
   out += fmt::format("{:<13} {:>12} {:>11} {:<8} {:<5} {:>4} {:<12} {:>10} {:>6} {:>8} {:>8}  {:>9} {:>9} {:>9} {:>9}  {:>9} {:>6}\n",
                      "op", "size(B)", "count", "type", "redop", "root", "mode", "time(us)", "spread", "algbw", "busbw", "p50",
                      "p95", "p99", "max", "p50", "wrong");
@@ -168,6 +177,39 @@ std::string render_collective_table(const CollectiveReport& rep) {
                        r.time_us, r.time_spread, r.algbw_gbps, r.busbw_gbps, r.iter_p50_us, r.iter_p95_us, r.iter_p99_us,
                        r.iter_max_us, r.iter_mean_p50_us, r.wrong >= 0 ? std::to_string(r.wrong) : "N/A");
   }
+  return out;
+}
+
+// The default: the columns an operator reads first, fitted to their contents (under 100 columns for
+// sizes up to 1 TB); an unsupported combination is a line under the table.
+std::string narrow_rows(const CollectiveReport& rep) {
+  std::vector<std::vector<std::string>> rows = {
+      {"op", "size(B)", "mode", "time(us)", "spread", "algbw", "busbw", "iter p50", "iter p99", "iter max", "wrong"}};
+  std::string unsupported;
+  for (const CollectiveRow& r : rep.result.rows) {
+    const std::string mode = r.in_place ? "in-place" : "out-of-place";
+    if (!r.unsupported.empty()) {
+      unsupported += fmt::format("  {} {} B {}: unsupported: {}\n", collective_name(r.op), r.size, mode, r.unsupported);
+      continue;
+    }
+    rows.push_back({std::string(collective_name(r.op)), std::to_string(r.size), mode, fmt::format("{:.2f}", r.time_us),
+                    fmt::format("{:.2f}", r.time_spread), fmt::format("{:.3f}", r.algbw_gbps), fmt::format("{:.3f}", r.busbw_gbps),
+                    fmt::format("{:.2f}", r.iter_p50_us), fmt::format("{:.2f}", r.iter_p99_us), fmt::format("{:.2f}", r.iter_max_us),
+                    r.wrong >= 0 ? std::to_string(r.wrong) : "N/A"});
+  }
+  return fmt::format("\nmedian of {} blocks x {} calls; iter = one barrier and call, the slowest rank (us)\n", rep.config.blocks,
+                     rep.config.iters) +
+         fit_columns(rows, "lrlrrrrrrrr") + unsupported;
+}
+
+}  // namespace
+
+std::string render_collective_table(const CollectiveReport& rep, bool wide) {
+  std::set<std::string> hosts = host_names(rep);
+  std::string out = fmt::format("Backend: {} ({})   Ranks: {} on {} host(s)   Arm: {}\n\n", backend_name(rep.result.backend),
+                                rep.backend_reason, rep.result.nranks, hosts.size(), rep.arm);
+  out += rank_lines(rep);
+  out += wide ? wide_rows(rep) : narrow_rows(rep);
   out += render_pace_lines(rep);
   // nccl-tests' two summary lines, in its format ("# %-20s : %d %s", "# %-20s : %g %s"; no minimum
   // bandwidth is checked, so the second ends with an empty verdict), then what the columns mean.
@@ -175,6 +217,7 @@ std::string render_collective_table(const CollectiveReport& rep) {
   out += fmt::format("# {:<20} : {:g} \n", "Avg bus bandwidth", average_bus_bandwidth(rep.result));
   out += "time = median over blocks of block time / calls, each block the mean over ranks; spread = slowest / fastest "
          "block;\nalgbw = size/time, busbw = algbw x nccl-tests' factor (GB/s = 1e9 B/s); per iteration = barrier + one call\n";
+  if (!wide) out += "--wide: count, type, redop, root, p95 and the rank mean (nccl-tests' columns)\n";
   return out;
 }
 

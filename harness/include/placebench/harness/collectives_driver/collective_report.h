@@ -26,6 +26,7 @@ inline constexpr int kCollectiveSchemaVersion = 1;
 nlohmann::json collective_to_json(const CollectiveReport& report);
 // nccl-tests' "Avg bus bandwidth": the mean busbw over every measured row (each size, type and mode).
 double average_bus_bandwidth(const collectives::CollectiveBenchResult& result);
-std::string render_collective_table(const CollectiveReport& report);
+// The table fits 100 columns; `wide` gives nccl-tests' every column (166 columns).
+std::string render_collective_table(const CollectiveReport& report, bool wide = false);
 
 }  // namespace placebench::harness
