@@ -8,6 +8,10 @@ at each dose, the achieved dose, the step delta with its CI, and whether the slo
 
   bench/pace_targets.py [--runs 20] [--ranks 4] [--slow 1] [--doses 0,10%] [--size 8] [--iters 20]
                         [--rounds 10] [--bin build/placebench] [--out figures.json]
+
+--gang WORK runs `placebench gang` instead: every rank works WORK (a spin, e.g. 100ms) before each of
+--steps allreduces of 8 B, the slowed rank --dose (a share of the A/A step measured in the run before, or
+a time) more; per run the trial pace-setter of the steps (`pace.steps.setter`, pace.h) and its reason.
 """
 import argparse
 import json
@@ -44,6 +48,45 @@ def aa_run(args) -> dict:
     pace = j["rows"][0]["pace"]
     return {"rtt_us": j["clock_rtt_us"], "calls_setter": pace["calls"]["setter"], "blocks_setter": pace["blocks"]["setter"],
             "step_p50_us": j["rows"][0]["time_p50"]}
+
+
+def gang(args, extra: list) -> dict:
+    env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
+    cmd = ["mpirun", "--oversubscribe", "--bind-to", "none", "-np", str(args.ranks), "nice", "-n", "5", args.bin, "gang",
+           "--backend", "mpi", "--steps", str(args.steps), "--step-work", args.gang, "--step-bytes", "8", "--arm",
+           "unpinned", "--deadline", "600s", "--json", *extra]
+    j = json.loads(subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=900, check=True).stdout)
+    p = j["pace"]["steps"]
+    return {"setter": p["setter"], "reason": p["reason"], "step_us": p["median_step_us"],
+            "ranks": [{k: r[k] for k in ("last_blocks", "p_last_by_chance", "median_lateness_when_last_us",
+                                          "median_clock_bound_when_last_us", "median_compute_us")} for r in p["ranks"]]}
+
+
+def gang_main(args) -> int:
+    slowed, aa = [], []
+    step_us = None
+    for i in range(args.runs):  # interleaved: A/A first, its step sets the next slowed run's dose
+        aa.append(gang(args, []))
+        step_us = aa[-1]["step_us"]
+        dose_us = step_us * float(args.dose[:-1]) / 100 if args.dose.endswith("%") else None
+        dose = f"{dose_us:.0f}us" if dose_us is not None else args.dose
+        slowed.append(dict(gang(args, ["--slow-ranks", str(args.slow), "--slow-step", dose]), dose=dose))
+        print(f"run {i + 1}/{args.runs}: slowed {slowed[-1]['setter']}, A/A {aa[-1]['setter']}", file=sys.stderr)
+    right = sum(1 for r in slowed if r["setter"] == args.slow)
+    wrong = sum(1 for r in slowed if named(r["setter"]) and r["setter"] != args.slow)
+    print(f"gang, {args.ranks} ranks, work {args.gang} per step, {args.steps} steps, dose {args.dose} of the A/A step")
+    print(f"slowed rank named: {right}/{len(slowed)} (another rank named: {wrong}); "
+          f"A/A naming a rank: {sum(1 for r in aa if named(r['setter']))}/{len(aa)}")
+    print(f"median step (us): A/A {statistics.median(r['step_us'] for r in aa):.0f}, "
+          f"slowed {statistics.median(r['step_us'] for r in slowed):.0f}")
+    late = [r["ranks"][args.slow]["median_lateness_when_last_us"] for r in slowed]
+    print(f"slowed rank's median lateness when last (us): median over runs {statistics.median(late):.0f}")
+    for r in slowed + aa:
+        print(f"  {r.get('dose', 'A/A')}: {r['reason']}")
+    if args.out:
+        with open(args.out, "w") as f:
+            json.dump({"args": vars(args), "slowed": slowed, "aa": aa}, f, indent=1)
+    return 0
 
 
 def named(setter) -> bool:
@@ -86,7 +129,12 @@ def main() -> int:
     p.add_argument("--rounds", type=int, default=10)
     p.add_argument("--bin", default="build/placebench")
     p.add_argument("--out")
+    p.add_argument("--gang", metavar="WORK", help="gang steps with this much work per step on every rank")
+    p.add_argument("--steps", type=int, default=40)
+    p.add_argument("--dose", default="10%", help="gang: the slowed rank's extra work (share of the step, or a time)")
     args = p.parse_args()
+    if args.gang:
+        return gang_main(args)
     slowed, aa = [], []
     for i in range(args.runs):  # interleaved, so both kinds see the same moments of the machine
         slowed.append(slowed_run(args))

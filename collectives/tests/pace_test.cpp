@@ -2,6 +2,7 @@
 // clocks' uncertainty is unknown, ties are unknown, and symmetric ranks name nobody over a trial.
 #include <gtest/gtest.h>
 
+#include <random>
 #include <stdexcept>
 #include <vector>
 
@@ -101,4 +102,68 @@ TEST(Pace, AStragglerHiddenByTheClockUncertaintyIsUnknownOverTheTrial) {
   EXPECT_EQ(p.setter, -1);
   EXPECT_EQ(p.unknown_blocks, 10);
   EXPECT_EQ(p.ranks[2].last_blocks, 10);
+}
+
+namespace {
+
+// A trial of `blocks` steps of 1 ms of work on 4 ranks with scheduling noise (each rank's arrival late by
+// an exponential draw, mean 30 us, and in 5% of blocks a whole 400 us time slice), rank `slow` late by
+// `extra_s` more in every block; clocks +-1 us.
+TrialPace noisy_trial(std::uint64_t seed, int slow, double extra_s, int blocks = 100) {
+  std::mt19937_64 rng(seed);
+  std::exponential_distribution<double> noise(1 / 30e-6);
+  std::bernoulli_distribution preempted(0.05);
+  PaceTimeline t;
+  for (int b = 0; b < blocks; ++b) {
+    std::vector<double> a(4);
+    for (std::size_t r = 0; r < 4; ++r)
+      a[r] = 1e-3 + noise(rng) + (preempted(rng) ? 400e-6 : 0) + (static_cast<int>(r) == slow ? extra_s : 0);
+    t.push_back(block(a));
+  }
+  return name_trial_pace(t, kTightClocks);
+}
+
+}  // namespace
+
+TEST(Pace, AaTrialsWithSchedulingNoiseNameARankAtMostOnceInTwenty) {
+  int named = 0;
+  for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+    TrialPace p = noisy_trial(seed, -1, 0);
+    named += p.setter >= 0;
+    if (p.setter < 0) {
+      EXPECT_NE(p.reason.find("unknown"), std::string::npos) << p.reason;
+    }
+  }
+  EXPECT_LE(named, 1);
+}
+
+TEST(Pace, ARankLateByTenPercentOfTheStepIsNamedThroughTheNoise) {
+  int named = 0;
+  for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+    TrialPace p = noisy_trial(seed, 1, 100e-6);
+    named += p.setter == 1;
+    if (p.setter == 1) {
+      EXPECT_EQ(p.reason.rfind("named: rank 1", 0), 0u) << p.reason;
+    }
+  }
+  EXPECT_GE(named, 19);
+}
+
+TEST(Pace, ARankAlwaysLastByChanceAloneIsNotNamedInAShortTrial) {
+  // Last in 3 of 3 blocks: P = (1/4)^3 = 0.016, not below 0.01 / 4.
+  TrialPace p = noisy_trial(7, 2, 500e-6, 3);
+  EXPECT_EQ(p.setter, -1);
+  EXPECT_EQ(p.short_reason, "not last more often than chance");
+  EXPECT_NEAR(p.ranks[2].p_value, 1.0 / 64, 1e-9);
+}
+
+TEST(Pace, ASystematicallyLateRankBelowTheMinimumEffectIsUnknownWithTheReason) {
+  // Rank 3 last in every block, beyond the clocks, but by 5 us of a ~1 ms step (under 2%).
+  PaceTimeline t;
+  for (int i = 0; i < 40; ++i) t.push_back(block({1e-3, 1e-3 + 1e-6 * (i % 3), 1e-3, 1.005e-3 + 2e-6}));
+  TrialPace p = name_trial_pace(t, kTightClocks);
+  EXPECT_EQ(p.setter, -1);
+  EXPECT_EQ(p.short_reason, "late by under 2% of the step");
+  EXPECT_LT(p.ranks[3].p_value, 1e-6);
+  EXPECT_NE(p.reason.find("rank 3 last in 40/40"), std::string::npos) << p.reason;
 }

@@ -152,9 +152,9 @@ void Gang::sleep_until_global(double t) const {
 template <class PollUntil>
 bool Gang::run_steps(GangRank& me, GangAttempt& at, PollUntil& poll_until) {
   double step_deadline = *at.joined_s + config_.deadline_s, step_start = *at.joined_s;
-  double spin_s = contains(config_.slow_ranks, me.rank) ? config_.slow_s : 0;
+  double spin_s = config_.work_s + (contains(config_.slow_ranks, me.rank) ? config_.slow_s : 0);
   for (int s = 0; s < config_.steps; ++s) {
-    if (spin_s > 0) detail::spin_for_s(spin_s);  // a straggler on purpose: its own work before the step
+    if (spin_s > 0) detail::spin_for_s(spin_s);  // its own work before the step (a straggler's: more)
     double arrive = now_global();
     transport_->begin_step();
     if (!poll_until(step_deadline, [&] { return transport_->poll_step(); })) return false;

@@ -33,7 +33,7 @@ constexpr double kMaxDeadlineS = 3600, kMaxBackoffS = 600;
 struct GangOptions {
   PlanRequest placement;
   std::string backend = "auto", late, late_delay = "0s", missing, deadline = "10s", backoff = "1s", step_bytes = "1M",
-              arm = "local", stall_timeout, slow_ranks, slow_step;
+              arm = "local", stall_timeout, slow_ranks, slow_step, step_work;
   int retries = 0, gpus_per_rank = 1, steps = 10;
   bool allow_single_rank = false;
   ReportOutput output;
@@ -46,6 +46,7 @@ coll::GangConfig parse_config(const GangOptions& opt) {
   c.missing_ranks = parse_rank_list(opt.missing, "--missing");
   c.slow_ranks = parse_rank_list(opt.slow_ranks, "--slow-ranks");
   if (!opt.slow_step.empty()) c.slow_s = parse_duration_s(opt.slow_step, "--slow-step", 1.0);
+  if (!opt.step_work.empty()) c.work_s = parse_duration_s(opt.step_work, "--step-work", 1.0);
   if (c.slow_ranks.empty() != (c.slow_s == 0))
     throw InputError("--slow-ranks and --slow-step go together: the ranks to slow and their extra work per step (e.g. 200us)");
   c.deadline_s = parse_duration_s(opt.deadline, "--deadline", kMaxDeadlineS);
@@ -205,6 +206,8 @@ void add_gang_command(CLI::App& app, CommandAction& action) {
   cmd->add_option("--steps", opt->steps, "Useful steps (allreduces) once the gang is complete")
       ->type_name("S")->transform(whole_number(1, 1'000'000))->default_val(10);
   cmd->add_option("--step-bytes", opt->step_bytes, "Bytes each step allreduces")->type_name("SIZE")->default_val("1M");
+  cmd->add_option("--step-work", opt->step_work, "Every rank's own work (a spin) before each step (2ms; at most 1s)")
+      ->type_name("TIME");
   cmd->add_option("--slow-ranks", opt->slow_ranks, "Stragglers on purpose: these ranks spin --slow-step before each step")
       ->type_name("RANKS");
   cmd->add_option("--slow-step", opt->slow_step, "Their extra work per step (200us, 1ms; at most 1s)")->type_name("TIME");

@@ -142,6 +142,7 @@ json gang_to_json(const GangReport& rep) {
   write_fields(j, r, kResultTimes);
   write_fields(j, r, kResultNumbers);
   write_fields(j, r, kResultIntegers);
+  if (c.work_s > 0) j["config"]["step_work_s"] = c.work_s;
   if (!c.slow_ranks.empty()) j["config"].update({{"slow_ranks", c.slow_ranks}, {"slow_step_s", c.slow_s}});
   if (r.step_pace.blocks > 0) {
     PaceTimeline lanes(r.ranks.front().steps.size());

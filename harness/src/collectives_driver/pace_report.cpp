@@ -87,10 +87,14 @@ nlohmann::json trial_pace_to_json(const TrialPace& pace, bool with_blocks) {
   for (const RankPace& r : pace.ranks)
     ranks.push_back({{"rank", r.rank}, {"named_blocks", r.named_blocks}, {"last_blocks", r.last_blocks},
                      {"median_lateness_us", us(r.median_lateness_s)}, {"median_clock_bound_us", us(r.median_bound_s)},
-                     {"median_compute_us", us(r.median_compute_s)}, {"median_in_call_us", us(r.median_wait_s)}});
+                     {"median_compute_us", us(r.median_compute_s)}, {"median_in_call_us", us(r.median_wait_s)},
+                     {"p_last_by_chance", r.p_value}, {"median_lateness_when_last_us", us(r.median_last_lateness_s)},
+                     {"median_clock_bound_when_last_us", us(r.median_last_bound_s)}});
   nlohmann::json out{{"setter", pace.setter >= 0 ? nlohmann::json(pace.setter) : nlohmann::json("unknown")},
                      {"blocks", pace.blocks},
                      {"unknown_blocks", pace.unknown_blocks},
+                     {"median_step_us", us(pace.median_step_s)},
+                     {"reason", pace.reason},
                      {"ranks", ranks}};
   if (with_blocks) {
     nlohmann::json blocks = nlohmann::json::array();
@@ -131,11 +135,11 @@ nlohmann::json doses_to_json(const std::vector<DoseFigures>& doses) {
 
 std::string pace_line(const std::string& what, const TrialPace& pace) {
   if (pace.setter < 0)
-    return fmt::format("{}: pace-setter unknown ({}/{} unresolved; nobody last beyond the clocks in most)\n", what,
-                       pace.unknown_blocks, pace.blocks);
+    return fmt::format("{}: pace-setter unknown ({}/{} blocks unresolved; {})\n", what, pace.unknown_blocks,
+                       pace.blocks, pace.short_reason);
   const RankPace& r = pace.ranks[static_cast<std::size_t>(pace.setter)];
   return fmt::format("{}: rank {} set the pace in {}/{} (median {:.1f} us late; clocks +-{:.1f} us)\n", what, r.rank,
-                     r.named_blocks, pace.blocks, us(r.median_lateness_s), us(r.median_bound_s));
+                     r.named_blocks, pace.blocks, us(r.median_last_lateness_s), us(r.median_last_bound_s));
 }
 
 std::string render_dose_table(const std::vector<DoseFigures>& doses, const std::vector<int>& slow_ranks) {

@@ -37,6 +37,7 @@ struct GangConfig {
   double grace_s = 0.25;             // after E_a, for a rendezvous whose last member arrived before E_a
   std::vector<int> slow_ranks;       // stragglers on purpose: these ranks spin slow_s before each step
   double slow_s = 0;
+  double work_s = 0;                 // every rank's own work (a spin) before each step: a step with compute
 };
 
 // Times in seconds since the earliest process start of the job (the zero of every timeline).

@@ -7,11 +7,16 @@
 // arrival minus the next-latest arrival) exceeds the clock uncertainty of that pair: the sum of the two
 // ranks' offset error bounds (rtt/2 each, rank 0's is 0; the errors are independent, so this is the
 // worst case). Otherwise the block's pace-setter is unknown: a tie, or a gap the clocks cannot resolve.
-// Over a trial (all blocks of one case), rank r's lateness per block is its arrival minus the latest
-// arrival of the others (positive only when r was last); the trial's pace-setter is the rank whose
-// MEDIAN lateness exceeds its median pair bound, i.e. a rank that was last, by more than the clocks'
-// uncertainty, in more than half of the blocks. Among equal ranks each is last in about 1/n of the
-// blocks, so none is named (n >= 2 ranks, unknown otherwise).
+// Over a trial (all blocks of one case) a rank is named only with evidence that it is neither chance
+// nor clock error nor negligible; three tests, all required:
+//   1. chance: it was last in significantly more blocks than 1/n of them (n ranks): a one-sided binomial
+//      test, P(X >= its last blocks | blocks, 1/n) < kPaceAlpha / n (alpha 0.01, Bonferroni over n);
+//   2. clocks: its median lateness over the blocks it was last in (its arrival minus the next-latest)
+//      exceeds the median clock bound of those pairs;
+//   3. effect: that median lateness is at least kPaceMinEffect (2%) of the trial's median step (latest
+//      departure - earliest start): a rank that costs the gang under 2% of a step is not worth naming,
+//      and on an oversubscribed node the scheduler alone makes one rank systematically late by about that.
+// When two ranks pass, the one last in more blocks; a tie is unknown. Otherwise unknown, with the reason.
 #pragma once
 #include <string>
 #include <vector>
@@ -43,12 +48,21 @@ struct RankPace {
   double median_bound_s = 0;     // median over blocks of the bound between it and the latest other
   double median_compute_s = 0;   // median of its own time before the collective
   double median_wait_s = 0;      // median of depart - arrive (time in the collective, waiting included)
+  double p_value = 1;            // one-sided binomial P(last in >= last_blocks | chance, 1/n)
+  double median_last_lateness_s = 0;  // median over the blocks it was last in of (its arrival - the next-latest)
+  double median_last_bound_s = 0;     // median clock bound of those pairs
 };
+
+constexpr double kPaceAlpha = 0.01;      // the trial test's family-wise alpha (divided by the rank count)
+constexpr double kPaceMinEffect = 0.02;  // the smallest lateness named, as a share of the median step
 
 struct TrialPace {
   int setter = -1;             // -1: unknown (nobody was last by more than the clocks' uncertainty in most blocks)
   int blocks = 0;
   int unknown_blocks = 0;      // blocks whose pace-setter is unknown
+  double median_step_s = 0;    // the trial's median step (latest departure - earliest start)
+  std::string reason;          // why the setter is named, or why it is unknown (one line)
+  std::string short_reason;    // the same in a few words (for the table)
   std::vector<BlockPace> per_block;
   std::vector<RankPace> ranks;  // by rank
 };
