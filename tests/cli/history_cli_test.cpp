@@ -1,6 +1,7 @@
 // `placebench history` end to end: adds are idempotent whatever the path; parallel writer processes over
 // overlapping run directories leave each run exactly once; a file that is not a store is one line, exit 2,
 // and unchanged; list and show filter and print JSON; `run --history` adds the finished run.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -199,4 +200,46 @@ TEST(HistoryCli, RunAddsTheFinishedRunAndRefusesABadStoreBeforeRunning) {
   auto refused = run_command({placebench_binary(), "run", "--config", tiny, "--out", never, "--quiet", "--history", foreign}, 300);
   EXPECT_EQ(refused.exit_code, 2) << refused.err;
   EXPECT_FALSE(fs::exists(never)) << "nothing is run with a store that is refused";
+}
+
+// `history changes`: a node 30% slower from its 7th run on (of 12) is a change at that run, in a table within
+// 100 columns and in the JSON contract; a store with too few runs says `too-short` and exits 0; a file that is
+// no store is refused (exit 2, unchanged).
+TEST(HistoryCli, ChangesFindsAStepAndSaysWhenASeriesIsTooShort) {
+  std::string root = fresh("changes-runs"), db = fresh("changes.db");
+  for (int r = 0; r < 12; ++r) {
+    SyntheticNode node{"gpu-01"};
+    node.rounds = 3;
+    node.steps = 8;
+    node.slowdown = (r >= 6 ? 1.3 : 1.0) * (1 + 0.004 * ((r * 7) % 5 - 2));  // some noise: a noiseless series'
+                                                                            // scale falls back to one with the step
+    node.start_time = fmt::format("2026-12-{:02}T10:00:00Z", r + 1);
+    write_synthetic_node(root + "/run-" + std::to_string(r), node);
+  }
+  ASSERT_EQ(history({"add", db, root}).exit_code, 0);
+  auto table = history({"changes", db});
+  EXPECT_EQ(table.exit_code, 0) << table.err;
+  std::istringstream lines(table.out);
+  for (std::string line; std::getline(lines, line);) EXPECT_LE(line.size(), 100u) << line;
+  EXPECT_NE(table.out.find(" changes in "), std::string::npos) << table.out;
+  auto r = history({"changes", db, "--json", "--class", "staging-gpu0"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json j = json::parse(r.out);
+  EXPECT_EQ(j["kind"], "placebench-history-changes");
+  bool found = false;
+  for (const json& s : j["series"]) {
+    EXPECT_EQ(s["class"], "staging-gpu0");
+    EXPECT_EQ(s["points"].size(), 12u);
+    for (const json& c : s["changes"]) found = found || (c["index"] == 6 && c["relative"].get<double>() > 0.2);
+  }
+  EXPECT_TRUE(found) << r.out;
+  auto short_one = history({"changes", db, "--json", "--since", "2026-12-08"});
+  ASSERT_EQ(short_one.exit_code, 0) << short_one.err;
+  for (const json& s : json::parse(short_one.out)["series"]) {
+    EXPECT_EQ(s["status"], "too-short");
+    EXPECT_TRUE(s["changes"].empty());
+  }
+  const std::string text = fresh("changes-text.db");
+  std::ofstream(text) << "not a store\n";
+  expect_refused({"changes", text}, text, "not an SQLite database");
 }
