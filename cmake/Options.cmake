@@ -52,6 +52,20 @@ if(PLACEBENCH_ENABLE_PCH AND CMAKE_CXX_COMPILER_ID MATCHES "Clang")
 else()
   set(PLACEBENCH_USE_PCH OFF)
 endif()
+# Debug information of the host code: full (what the build type gives: -g in RelWithDebInfo), lines (-g1:
+# line tables and function names only, enough for backtraces, perf and addr2line) or none (-g0). The
+# optimisation (-O2) is the build type's either way. scripts/setup.sh builds the operator's binary with
+# "lines" (less compile and link CPU time; docs/performance.md "Build time of the first command");
+# developers' and CI builds keep "full". C and C++ only: nvcc's few objects keep the build type's flags.
+set(PLACEBENCH_DEBUG_INFO full CACHE STRING "Host debug information: full (build type's -g), lines (-g1) or none (-g0)")
+set_property(CACHE PLACEBENCH_DEBUG_INFO PROPERTY STRINGS full lines none)
+if(PLACEBENCH_DEBUG_INFO STREQUAL "lines")
+  add_compile_options($<$<COMPILE_LANGUAGE:C,CXX>:-g1>)
+elseif(PLACEBENCH_DEBUG_INFO STREQUAL "none")
+  add_compile_options($<$<COMPILE_LANGUAGE:C,CXX>:-g0>)
+elseif(NOT PLACEBENCH_DEBUG_INFO STREQUAL "full")
+  message(FATAL_ERROR "PLACEBENCH_DEBUG_INFO=${PLACEBENCH_DEBUG_INFO}: use full, lines or none")
+endif()
 option(PLACEBENCH_ENABLE_NUMA_VM_TESTING "Register tests that boot a multi-NUMA QEMU guest (label numa-vm)" ON)
 
 # CUDA architectures: SASS for Hopper (sm_90) plus compute_75 PTX as the portable JIT fallback.

@@ -11,5 +11,6 @@ message(STATUS "  tests           : ${PLACEBENCH_ENABLE_TESTING} (device tests $
 message(STATUS "  benchmarks      : ${PLACEBENCH_ENABLE_BENCHMARKS}")
 message(STATUS "  sanitizers      : ${PLACEBENCH_ENABLE_SANITIZERS} (fuzzing with libFuzzer ${PLACEBENCH_ENABLE_FUZZING})")
 message(STATUS "  warnings        : errors ${PLACEBENCH_ENABLE_WERROR} (-Wshadow -Wconversion -Wold-style-cast -Woverloaded-virtual)")
+message(STATUS "  debug info      : ${PLACEBENCH_DEBUG_INFO} (build type ${CMAKE_BUILD_TYPE}; PLACEBENCH_DEBUG_INFO)")
 message(STATUS "  precompiled hdrs: ${PLACEBENCH_USE_PCH} (PLACEBENCH_ENABLE_PCH ${PLACEBENCH_ENABLE_PCH}; clang builds only)")
 message(STATUS "")
