@@ -21,6 +21,7 @@
 
 #include "fleet_fixtures.h"
 #include "placebench/harness/admission/admission.h"
+#include "placebench/harness/history/changes.h"
 #include "placebench/harness/history/history.h"
 
 namespace {
@@ -105,6 +106,11 @@ void store_part(const ScaleOptions& o, const std::string& tmp) {
   t0 = Clock::now();
   std::size_t shown = reader.show(one).size();
   std::cout << fmt::format("store: show --node (one node, {} runs with figures): {:.3f} s\n", shown, seconds_since(t0));
+  t0 = Clock::now();  // `history changes` over the whole store: read, series built, detected, fleet-marked
+  const history::ChangesReport changes = history::find_changes(reader, {});
+  std::cout << fmt::format("store: history changes over {} series: {:.2f} s ({} changes, {} fleet changes); peak RSS "
+                           "{:.1f} MiB\n", changes.series.size(), seconds_since(t0), changes.change_count(),
+                           changes.fleet_changes.size(), peak_rss_mib());
 }
 
 // A real run directory of 2 classes x 3 arms (staging: local, unpinned, remote) written by the runner's writers.

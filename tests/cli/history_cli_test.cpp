@@ -243,3 +243,55 @@ TEST(HistoryCli, ChangesFindsAStepAndSaysWhenASeriesIsTooShort) {
   std::ofstream(text) << "not a store\n";
   expect_refused({"changes", text}, text, "not an SQLite database");
 }
+
+namespace {
+
+// `runs` runs of node gpu-02 (days 1..runs, a little noise), the last `slow_from` on 30% slower.
+std::string gpu02_runs(const std::string& name, int runs, int slow_from) {
+  std::string root = fresh(name);
+  for (int r = 0; r < runs; ++r) {
+    SyntheticNode node{"gpu-02"};
+    node.rounds = 3;
+    node.steps = 8;
+    node.slowdown = (r >= slow_from ? 1.3 : 1.0) * (1 + 0.004 * ((r * 7) % 5 - 2));
+    node.start_time = fmt::format("2026-12-{:02}T10:00:00Z", r + 1);
+    write_synthetic_node(root + "/run-" + std::to_string(r), node);
+  }
+  return root;
+}
+
+CommandResult check_against(const std::vector<std::string>& args) {
+  std::vector<std::string> argv = {placebench_binary(), "check"};
+  argv.insert(argv.end(), args.begin(), args.end());
+  return run_command(argv, 120);
+}
+
+}  // namespace
+
+// `check --against-history`: a run 30% slower than the node's 8 earlier runs fails (exit 3, JUnit failures);
+// a run like them passes (exit 0) even when already in the store (it is no baseline of itself); with 3 earlier
+// runs every check is unknown: UNKNOWN, never PASS, exit 3; a file that is no store: exit 2, unchanged.
+TEST(HistoryCli, CheckAgainstHistoryFailsARegressionAndNeverPassesUnknown) {
+  const std::string root = gpu02_runs("against-runs", 10, 9), db = fresh("against.db"), junit = fresh("against.xml");
+  for (int r = 0; r < 9; ++r) ASSERT_EQ(history({"add", db, root + "/run-" + std::to_string(r)}).exit_code, 0);
+  auto slow = check_against({root + "/run-9", "--against-history", db, "--junit", junit});
+  EXPECT_EQ(slow.exit_code, 3) << slow.out << slow.err;
+  EXPECT_NE(slow.out.find("FAIL"), std::string::npos) << slow.out;
+  EXPECT_NE(slow.out.find("regression"), std::string::npos) << slow.out;
+  EXPECT_EQ(read_text_file(junit).find("failures=\"0\""), std::string::npos);
+  auto same = check_against({root + "/run-8", "--against-history", db});  // stored; 8 runs before it
+  EXPECT_EQ(same.exit_code, 0) << same.out << same.err;
+  EXPECT_NE(same.out.find("PASS"), std::string::npos) << same.out;
+  auto few = check_against({root + "/run-3", "--against-history", db, "--markdown", "-"});
+  EXPECT_EQ(few.exit_code, 3) << few.out << few.err;
+  EXPECT_NE(few.out.find("placebench check: UNKNOWN"), std::string::npos) << few.out;
+  EXPECT_EQ(few.out.find("PASS"), std::string::npos) << few.out;
+  EXPECT_NE(few.out.find("needed; add 2 more runs of gpu-02"), std::string::npos) << few.out;
+  const std::string text = fresh("against-text.db");
+  std::ofstream(text) << "not a store\n";
+  const std::string before = bytes_of(text);
+  auto bad = check_against({root + "/run-9", "--against-history", text});
+  EXPECT_EQ(bad.exit_code, 2) << bad.err;
+  EXPECT_EQ(std::count(bad.err.begin(), bad.err.end(), '\n'), 1) << bad.err;
+  EXPECT_EQ(bytes_of(text), before);
+}

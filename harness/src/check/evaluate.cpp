@@ -221,7 +221,11 @@ void add_control_checks(const RunSummary& summary, const std::string& reference_
 }  // namespace
 
 int CheckReport::failures() const {
-  return static_cast<int>(std::count_if(checks.begin(), checks.end(), [](const CheckResult& c) { return !c.passed; }));
+  return static_cast<int>(std::count_if(checks.begin(), checks.end(), [](const CheckResult& c) { return !c.passed && !c.unknown; }));
+}
+
+int CheckReport::unknowns() const {
+  return static_cast<int>(std::count_if(checks.begin(), checks.end(), [](const CheckResult& c) { return !c.passed && c.unknown; }));
 }
 
 RunEvidence load_run_evidence(const std::string& dir) {

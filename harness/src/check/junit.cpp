@@ -43,13 +43,13 @@ std::string xml_escape(const std::string& text) {
 }
 
 std::string render_junit_xml(const CheckReport& report, const JunitStamp& stamp) {
-  int n = static_cast<int>(report.checks.size()), failures = report.failures();
+  int n = static_cast<int>(report.checks.size()), failures = report.failures(), errors = report.unknowns();
   std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
-  out += fmt::format("<testsuites name=\"placebench check\" tests=\"{}\" failures=\"{}\" errors=\"0\" time=\"{:.3f}\">\n", n,
-                     failures, stamp.time_s);
-  out += fmt::format("  <testsuite name=\"placebench check {}\" tests=\"{}\" failures=\"{}\" errors=\"0\" skipped=\"0\" "
+  out += fmt::format("<testsuites name=\"placebench check\" tests=\"{}\" failures=\"{}\" errors=\"{}\" time=\"{:.3f}\">\n", n,
+                     failures, errors, stamp.time_s);
+  out += fmt::format("  <testsuite name=\"placebench check {}\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"0\" "
                      "hostname=\"{}\" timestamp=\"{}\" time=\"{:.3f}\">\n",
-                     xml_escape(report.run_dir), n, failures, xml_escape(stamp.hostname), xml_escape(stamp.timestamp), stamp.time_s);
+                     xml_escape(report.run_dir), n, failures, errors, xml_escape(stamp.hostname), xml_escape(stamp.timestamp), stamp.time_s);
   out += "    <properties>\n";
   out += fmt::format("      <property name=\"run_dir\" value=\"{}\"/>\n", xml_escape(report.run_dir));
   out += fmt::format("      <property name=\"reference\" value=\"{}\"/>\n", xml_escape(report.reference_path));
@@ -60,6 +60,9 @@ std::string render_junit_xml(const CheckReport& report, const JunitStamp& stamp)
     std::string body = fmt::format("expected: {}\nactual: {}\nreference: {}", c.expected, c.actual, c.where);
     if (c.passed) {
       out += fmt::format(">\n      <system-out>{}</system-out>\n    </testcase>\n", xml_escape(body));
+    } else if (c.unknown) {  // cannot tell: a JUnit error (not a pass, not a failure of the node)
+      out += fmt::format(">\n      <error message=\"{}\" type=\"unknown\">{}</error>\n    </testcase>\n", xml_escape(c.message),
+                         xml_escape(body));
     } else {
       out += fmt::format(">\n      <failure message=\"{}\" type=\"{}\">{}</failure>\n    </testcase>\n", xml_escape(c.message),
                          xml_escape(c.kind), xml_escape(body));

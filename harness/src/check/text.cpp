@@ -22,7 +22,7 @@ std::string render_check_table(const CheckReport& report, bool wide) {
   std::string out = fmt::format("Check {} against {}\n", escape_control(report.run_dir), escape_control(report.reference_path));
   out += fmt::format("  {:<6} {:<{}}  {:<28}  {}\n", "result", "check", width, "actual", "expected");
   for (const auto& c : report.checks) {
-    std::string row = fmt::format("  {:<6} {:<{}}  {:<28}  ", c.passed ? "pass" : "FAIL", escape_control(c.name), width,
+    std::string row = fmt::format("  {:<6} {:<{}}  {:<28}  ", CheckReport::result_word(c), escape_control(c.name), width,
                                   escape_control(c.actual));
     const std::string expected = escape_control(c.expected);
     if (wide || row.size() + expected.size() <= kTableColumns)
@@ -31,9 +31,11 @@ std::string render_check_table(const CheckReport& report, bool wide) {
       out += trim_right(row) + "\n" + fmt::format("         expected: {}\n", expected);
     if (!c.passed) out += fmt::format("         {}: {}\n", escape_control(c.where), escape_control(c.message));
   }
-  int n = static_cast<int>(report.checks.size()), failures = report.failures();
-  out += failures == 0 ? fmt::format("PASS: {} of {} checks passed\n", n, n)
-                       : fmt::format("FAIL: {} of {} checks failed\n", failures, n);
+  int n = static_cast<int>(report.checks.size()), failures = report.failures(), unknowns = report.unknowns();
+  if (failures > 0) out += fmt::format("FAIL: {} of {} checks failed", failures, n);
+  else if (unknowns > 0) out += fmt::format("UNKNOWN: {} of {} checks cannot tell yet (none failed)", unknowns, n);
+  else out += fmt::format("PASS: {} of {} checks passed", n, n);
+  out += failures > 0 && unknowns > 0 ? fmt::format("; {} cannot tell yet\n", unknowns) : "\n";
   return out;
 }
 

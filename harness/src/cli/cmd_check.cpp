@@ -14,13 +14,14 @@
 #include "placebench/harness/cli/options.h"
 #include "placebench/harness/cli/json_output.h"
 #include "placebench/harness/errors.h"
+#include "placebench/harness/history/against.h"
 #include "placebench/harness/terminal_text.h"
 
 namespace placebench::harness {
 namespace {
 
 struct CheckOptions {
-  std::string dir, reference, junit, markdown;
+  std::string dir, reference, junit, markdown, history;
   std::vector<std::string> init_runs;
   std::string out;
   double min_tolerance_pct = 5;
@@ -48,21 +49,33 @@ int init_reference(const CheckOptions& o) {
   return kExitOk;
 }
 
+check::CheckReport check_reference(const CheckOptions& o) {
+  check::ReferenceFile ref = check::load_reference_file(o.reference);  // bad references fail before the run is read
+  check::RunEvidence run = check::load_run_evidence(o.dir);
+  for (const auto& w : run.warnings) std::cerr << "placebench check: warning: " << escape_control(w) << "\n";
+  return check::evaluate_checks(ref, run);
+}
+
+// --against-history DB: the store opened read-only (a refused one is exit 2, unchanged), then the run read.
+check::CheckReport check_history(const CheckOptions& o) {
+  const history::Store store = history::Store::open_for_reading(o.history);
+  return history::check_against_history(store, o.dir);
+}
+
 int run_check(const CheckOptions& o) {
   if (!o.init_runs.empty()) return init_reference(o);
   if (!o.out.empty()) throw InputError("--out: only with --init-reference (use --junit or --markdown for a check's report)");
   if (o.dir.empty())
     throw InputError("check: give the run directory DIR to check (with --reference FILE), or make a reference with "
                      "--init-reference RUN... --out FILE");
-  if (o.reference.empty())
+  if (!o.history.empty() && !o.reference.empty())
+    throw InputError("check " + o.dir + ": --reference and --against-history: give one of them");
+  if (o.reference.empty() && o.history.empty())
     throw InputError("check " + o.dir + ": --reference is required: the reference YAML to check against (make one with "
                      "--init-reference RUN... --out FILE)");
   const OutputTarget junit = check_output("--junit", o.junit, o.force), markdown = check_output("--markdown", o.markdown, o.force);
   refuse_two_on_stdout({&junit, &markdown});
-  check::ReferenceFile ref = check::load_reference_file(o.reference);  // bad references fail before the run is read
-  check::RunEvidence run = check::load_run_evidence(o.dir);
-  for (const auto& w : run.warnings) std::cerr << "placebench check: warning: " << escape_control(w) << "\n";
-  check::CheckReport report = check::evaluate_checks(ref, run);
+  check::CheckReport report = o.history.empty() ? check_reference(o) : check_history(o);
   ReportTargets to = ReportTargets::printing(false);
   to.files = {{junit, [&] { return check::render_junit_xml(report); }}, {markdown, [&] { return check::render_markdown(report); }}};
   emit_report(to, {nullptr, [&] { return check::render_check_table(report, o.wide); }});
@@ -77,6 +90,9 @@ void add_check_command(CLI::App& app, CommandAction& action) {
   cmd->add_option("dir", o->dir, "The run directory, or a GPU node check's output directory (with a node_checks: reference)")->type_name("DIR");
   cmd->add_option("--reference", o->reference, "Reference YAML: per class and arm metric targets with tolerances, verdict expectations")
       ->type_name("FILE");
+  cmd->add_option("--against-history", o->history,
+                  "Instead of --reference: against the node's own last stable segment in this history store")
+      ->type_name("DB");
   cmd->add_option("--junit", o->junit, "Also write JUnit XML here: one test case per check")->type_name("OUT.xml");
   cmd->add_option("--markdown", o->markdown, "Also write a Markdown summary here (e.g. $GITHUB_STEP_SUMMARY)")->type_name("OUT.md");
   cmd->add_option("--init-reference", o->init_runs, "Instead: make a reference YAML from these known-good, complete runs")

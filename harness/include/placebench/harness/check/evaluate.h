@@ -32,13 +32,19 @@ struct CheckResult {
   std::string actual;
   std::string message;    // why it failed ("" when passed)
   std::string where;      // file:line of the reference entry
+  bool unknown = false;   // cannot tell (e.g. too little history): neither passed nor failed; the message says what
+                          // would settle it
 };
 
 struct CheckReport {
   std::string run_dir, reference_path;
   std::vector<CheckResult> checks;
-  int failures() const;
-  bool passed() const { return failures() == 0; }
+  int failures() const;  // checks that failed (unknowns not counted)
+  int unknowns() const;
+  bool passed() const { return failures() == 0 && unknowns() == 0; }  // an unknown never passes
+  // "pass", "FAIL" or "unknown" for a check; the verdict line's word: FAIL, else UNKNOWN, else PASS.
+  static const char* result_word(const CheckResult& c) { return c.passed ? "pass" : c.unknown ? "unknown" : "FAIL"; }
+  const char* verdict() const { return failures() > 0 ? "FAIL" : unknowns() > 0 ? "UNKNOWN" : "PASS"; }
 };
 
 // Reads DIR (run.json and trials.jsonl through the runner's loader, which checks the schema version and
