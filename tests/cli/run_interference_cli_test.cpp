@@ -36,9 +36,15 @@ TEST(RunInterferenceCli, AQuietAndALoadedConditionInTheSameRounds) {
     }
     EXPECT_EQ(load["hog"], "membw");
     EXPECT_EQ(load["threads"], 1);
-    EXPECT_GT(load["gbps"].get<double>(), 0.05) << load.dump();  // a dose is a measured figure
-    EXPECT_GT(load["cpu_s"].get<double>(), 0.0) << load.dump();
-    EXPECT_TRUE(load["problems"].empty()) << load.dump();
+    // A dose is a measured figure: the hog moved memory, or (on a busy machine that starved it) its record
+    // says the trial ran under less load than its condition names.
+    if (load["problems"].empty()) {
+      EXPECT_GT(load["gbps"].get<double>(), 0.05) << load.dump();
+      EXPECT_GT(load["cpu_s"].get<double>(), 0.0) << load.dump();
+    } else {
+      EXPECT_NE(load["problems"][0].get<std::string>().find("hog starved"), std::string::npos) << load.dump();
+      EXPECT_LT(load["cores"].get<double>(), 0.5) << load.dump();
+    }
   }
   EXPECT_EQ(cells.size(), 3u * 2u * 2u);      // 3 rounds x 2 arms x 2 conditions, each once
   EXPECT_EQ(positions.size(), 3u * 4u);       // positions 0..3 in each round

@@ -68,8 +68,15 @@ nlohmann::json InterferenceLoad::finish() {
     cpu_s += r.cpu_seconds;
     if (!r.problem.empty()) problems.push_back(r.problem);
   }
+  const double cores = seconds > 0 ? cpu_s / seconds : 0.0;
+  // A hog that got under half a core per thread (a busy node's scheduler, a trial shorter than the hog's
+  // start) did not apply its dose: the record says so rather than passing the trial as loaded.
+  if (!condition_.quiet() && cores < 0.5 * condition_.threads)
+    problems.push_back(fmt::format("hog starved: {:.2f} core(s) for {} thread(s) over {:.6f} s; this trial ran under less load "
+                                   "than its condition names (see gbps/cpu_s)",
+                                   cores, condition_.threads, seconds));
   nlohmann::json j = {{"condition", condition_.name}, {"hog", hog_name(condition_.hog)}, {"threads", condition_.threads},
-                      {"seconds", seconds}, {"cpu_s", cpu_s}, {"cores", seconds > 0 ? cpu_s / seconds : 0.0},
+                      {"seconds", seconds}, {"cpu_s", cpu_s}, {"cores", cores},
                       {"problems", problems}, {"notes", placement_.notes}, {"degenerate", placement_.degenerate}};
   if (condition_.quiet()) return j;
   j["node"] = placement_.node;
