@@ -5,6 +5,7 @@
 # Environment: PLACEBENCH_BUILD_DIR (default build), PLACEBENCH_JOBS (default: number of CPUs),
 #              PLACEBENCH_SKIP_APT=1 to skip the package step (e.g. on a node without root),
 #              PLACEBENCH_ENABLE_WERROR=ON to make compiler warnings errors (.ci/run does),
+#              PLACEBENCH_DEBUG_INFO=full|lines|none (default lines: -g1; full: the build type's -g),
 #              PLACEBENCH_SETUP_TESTS=1 to install the test-only packages too and build every target
 #              (scripts/test.sh sets it: the tests, fuzz targets and placebench-micro).
 set -euo pipefail
@@ -59,10 +60,10 @@ fi
 build_dir=${PLACEBENCH_BUILD_DIR:-build}
 jobs=${PLACEBENCH_JOBS:-$(nproc)}
 mkdir -p "$build_dir"
-# The operator's build keeps -O2 but only line tables for debug information (PLACEBENCH_DEBUG_INFO=lines,
-# about a quarter less compile CPU time; docs/performance.md); the test build (scripts/test.sh, CI) keeps full.
-debug_info=lines
-[[ "${PLACEBENCH_SETUP_TESTS:-0}" == 1 ]] && debug_info=full
+# The build keeps -O2 but only line tables for debug information (PLACEBENCH_DEBUG_INFO=lines: backtraces and
+# file:line; about a quarter less compile CPU time, docs/performance.md), the test build (scripts/test.sh, CI)
+# too; PLACEBENCH_DEBUG_INFO=full in the environment gives the build type's -g (for a debugger's variables).
+debug_info=${PLACEBENCH_DEBUG_INFO:-lines}
 if [[ ! -f "$build_dir/CMakeCache.txt" || $# -gt 0 ]]; then
   cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPLACEBENCH_ENABLE_WERROR="${PLACEBENCH_ENABLE_WERROR:-OFF}" \
     -DPLACEBENCH_DEBUG_INFO="$debug_info" "$@" >"$build_dir/configure.log" 2>&1 || {
