@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "micro_scale.h"
 #include "placebench/harness/admission/admission.h"
 
 namespace {
@@ -57,7 +58,8 @@ std::string snapshot_file(int events) {
 }
 
 void BM_AdmissionEvents(benchmark::State& state) {
-  const std::string path = snapshot_file(static_cast<int>(state.range(0)));
+  const int events = placebench::micro::scaled(static_cast<int>(state.range(0)), 2'000);
+  const std::string path = snapshot_file(events);
   std::size_t jobs = 0, bytes = 0;
   for (auto _ : state) {
     adm::AdmissionReport r = adm::analyze_admission(adm::read_snapshots({path}), nullptr, {});
@@ -66,7 +68,7 @@ void BM_AdmissionEvents(benchmark::State& state) {
     bytes = out.size();
     benchmark::DoNotOptimize(out);
   }
-  state.counters["events"] = static_cast<double>(state.range(0));
+  state.counters["events"] = events;
   state.counters["input_mb"] = static_cast<double>(std::filesystem::file_size(path)) / 1e6;
   state.counters["jobs"] = static_cast<double>(jobs);
   state.counters["output_bytes"] = static_cast<double>(bytes);

@@ -2,6 +2,7 @@
 // tooling works on the JSON. Extra flags (or env variables), taken out before Google Benchmark sees them:
 //   --arm=A (PLACEBENCH_MICRO_ARM): bind the benchmark thread's CPUs and memory policy to arm A
 //   --device-numa=N (PLACEBENCH_MICRO_DEVICE_NUMA): the host device node the arm is relative to
+//   --smoke (PLACEBENCH_MICRO_SMOKE=1): heavy benchmarks at a smaller size (micro_scale.h; ctest's micro_smoke)
 // Benchmarks that place buffers themselves (staging) read the same variables.
 #include <benchmark/benchmark.h>
 
@@ -16,7 +17,7 @@
 
 namespace {
 
-// Removes --arm= / --device-numa= from argv into the environment.
+// Removes --arm= / --device-numa= / --smoke from argv into the environment.
 void take_placement_flags(int& argc, char** argv) {
   int out = 1;
   for (int i = 1; i < argc; ++i) {
@@ -24,6 +25,8 @@ void take_placement_flags(int& argc, char** argv) {
       setenv("PLACEBENCH_MICRO_ARM", argv[i] + 6, 1);
     else if (std::strncmp(argv[i], "--device-numa=", 14) == 0)
       setenv("PLACEBENCH_MICRO_DEVICE_NUMA", argv[i] + 14, 1);
+    else if (std::strcmp(argv[i], "--smoke") == 0)
+      setenv("PLACEBENCH_MICRO_SMOKE", "1", 1);
     else
       argv[out++] = argv[i];
   }

@@ -8,6 +8,7 @@
 #include <random>
 #include <vector>
 
+#include "micro_scale.h"
 #include "placebench/harness/runner/simulate.h"
 #include "placebench/stats/hodges_lehmann.h"
 #include "placebench/stats/quantile.h"
@@ -69,7 +70,7 @@ BENCHMARK(BM_StatsCommandPaired)->Arg(100000)->Arg(1000000)->Unit(benchmark::kMi
 // realised, so two comparisons; looks at 10..60; margin 2%), 4% per-round noise.
 pb::RunSimulation default_plan(int experiments, double margin_pct) {
   pb::RunSimulation s;
-  s.experiments = experiments;
+  s.experiments = placebench::micro::scaled(experiments, 40);
   s.seed = 20261201;
   s.config = pb::default_experiment_config();
   for (auto& c : s.config.classes) c.margin_pct = margin_pct;
@@ -119,7 +120,7 @@ void BM_DefaultPlanPower(benchmark::State& state) {
     const pb::ArmTally& t = r.arms["staging-4m/remote"];
     const double power = static_cast<double>(t.slower) / r.experiments;
     pb::RunSimulation f = s;
-    f.experiments = 400;
+    f.experiments = placebench::micro::scaled(400, 20);
     fixed = power > 0.05 ? pb::fixed_rounds_for_power(f, "staging-4m/remote", "slower", power, 200) : 0;
     fixed90 = pb::fixed_rounds_for_power(f, "staging-4m/remote", "slower", 0.90, 200);
   }
