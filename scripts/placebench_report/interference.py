@@ -141,14 +141,16 @@ def busy_answer(loaded: list[tuple[dict, Counts | None]]) -> str:
     if not usable:
         return "unknown (" + "; ".join(f"{e.get('condition')}: {why}" for e, _, why in skipped) + ")"
     results = [(outcome(e), e, c) for e, c, _ in usable]
-    for kind in ("loses", "unknown", "ties", "wins"):
+    for kind in ("loses", "unknown"):  # the first condition that shows a loss, else an open question
         hit = [(o, e, c) for o, e, c in results if o[0] == kind]
         if hit:
-            # A loss or an open question: the first condition that shows it; a win: the last listed (a
-            # hog's doses are listed in increasing order), the heaviest load it held under.
-            (_, why), e, c = hit[0] if kind in ("loses", "unknown") else hit[-1]
+            (_, why), e, c = hit[0]
             return f"{ANSWERS[kind]} (under {e.get('condition')}, {dose_words(e, c)}: {why})"
-    return "unknown"
+    # Every condition decided, none lost: a win only when it won under each; the last tie or win says how.
+    kind = "ties" if any(o[0] == "ties" for o, _, _ in results) else "wins"
+    (_, why), e, _ = [r for r in results if r[0][0] == kind][-1]
+    every = ", ".join(f"{x.get('condition')} ({dose_words(x, c)})" for _, x, c in results)
+    return f"{ANSWERS[kind]} (under {every}; under {e.get('condition')}: {why})"
 
 
 def policy_answer(quiet: dict, loaded: list[tuple[dict, Counts | None]]) -> str:
