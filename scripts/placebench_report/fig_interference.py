@@ -153,7 +153,11 @@ def series_figure(trials: list[dict], cls: dict, hog: object, node: object, role
     ax.set_xlabel(f"hog's measured dose ({dose_unit}; quiet = 0)")
     better = "higher is faster" if higher_is_faster(cls) else "lower is faster"
     ax.set_ylabel(f"{cls.get('statistic')} ({unit}; {better})")
-    ax.set_title(f"{cls.get('name')}: {hog} hog on {where}", fontsize=9)
+    degenerate = any(c.degenerate for k, c in interference.counts(trials, cls.get("name")).items()
+                     if any(e.get("condition") == k and e.get("hog") == hog and e.get("hog_node") == node
+                            for e in interference.entries(cls)))
+    ax.set_title(f"{cls.get('name')}: {hog} hog on {where}"
+                 + (" (degenerate: one NUMA node, it ran on the device's node)" if degenerate else ""), fontsize=9)
     ax.legend(fontsize=7)
     if starved:
         ax_starved = axes[1]
@@ -188,7 +192,7 @@ def section(trials: list[dict], cls: dict, roles: dict, decide_class: dict | Non
     if not interference.has_conditions(cls):
         return ""
     by_cond = interference.counts(trials, cls.get("name"))
-    parts = ["<h4>Interference</h4>",
+    parts = ['<h4 class="interference">Interference</h4>',
              note(interference.sentence(cls.get("name"), cls, trials, decide_class)),
              conditions_table(cls, by_cond)]
     if draw:

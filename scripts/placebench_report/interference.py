@@ -182,8 +182,10 @@ def decide_clause(decide_class: dict | None, by_name: dict[object, tuple[dict, C
         return ""
     out = (f"; `placebench decide` (under_load: {inputs.get('under_load') or 'quiet'}) took the figures of "
            f"{drove}, recommendation {decide_class.get('recommendation')}")
+    # "membw-device-2", or a share: "quiet x 0.7 + membw-device-2 x 0.3" (docs/decisions.md, "Under load").
+    named = {part.split(" x ")[0].strip() for part in str(drove).split(" + ")}
     for name, (e, c) in by_name.items():
-        if name is None or str(name) not in str(drove) or e.get("hog") in (None, "quiet"):
+        if str(name) not in named or e.get("hog") in (None, "quiet"):
             continue
         if c is not None and c.degenerate:
             out += f" ({name} loaded the device's node: one NUMA node)"

@@ -97,21 +97,26 @@ def class_block(run: Run, cls: dict, cfg_by_name: dict, draw: bool = True, decid
     else:
         why = " (no summary.json)" if run.summary is None else ""
         parts.append(note(f"workload {workload}, baseline {cls.get('baseline')}: no verdicts{why}"))
+    trials, loads = run.trials, ""
     if interference.has_conditions(cls):
+        # The verdicts above and the figures below are the class's first condition's (quiet); every
+        # condition is in the Interference block after them.
         rec = overview.recommendation_for(list(decide), run.name, name)
-        parts.append(fig_interference.section(run.trials, cls, role_names, rec[1] if rec else None, draw))
-    if not draw:
-        return f'<h3 id="{esc(run.name)}-{esc(name)}">Class {esc(name)}</h3>' + "".join(parts)
-    img = fig_steps.distribution_figure(run.trials, name, arm_order, cls.get("statistic"), role_names)
-    if img:
-        parts.append(img)
-    if workload == "pipeline":
-        rows = fig_pipeline.split_from_trials(run.trials, name, arm_order, role_names)
+        loads = fig_interference.section(run.trials, cls, role_names, rec[1] if rec else None, draw)
+        trials = [t for t in run.trials if t.get("condition") in (None, cls.get("condition"))]
+        parts.append(note(f"Verdicts and figures of condition {cls.get('condition')}, the class's first; every "
+                          "condition is under Interference below."))
+    if draw:
+        img = fig_steps.distribution_figure(trials, name, arm_order, cls.get("statistic"), role_names)
+        if img:
+            parts.append(img)
+    if draw and workload == "pipeline":
+        rows = fig_pipeline.split_from_trials(trials, name, arm_order, role_names)
         img = fig_pipeline.pipeline_figure(rows, name)
         if img:
             parts.append(img)
             parts.append(note(fig_pipeline.split_note(rows)))
-    return f'<h3 id="{esc(run.name)}-{esc(name)}">Class {esc(name)}</h3>' + "".join(parts)
+    return f'<h3 id="{esc(run.name)}-{esc(name)}">Class {esc(name)}</h3>' + "".join(parts) + loads
 
 
 def run_section(run: Run, idx: int, decide: Sequence[Doc] = ()) -> str:

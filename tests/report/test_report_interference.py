@@ -153,7 +153,7 @@ class Page(unittest.TestCase):
         cls.html = build_page(cls.inputs)
 
     def test_the_section_its_figures_and_slopes(self):
-        self.assertIn("<h4>Interference</h4>", self.html)
+        self.assertIn('<h4 class="interference">Interference</h4>', self.html)
         cls = self.inputs.runs[0].classes()[0]
         alts = re.findall(r'alt="(Dose-response of class [^"]*)"', self.html)
         self.assertEqual(len(alts), len(fig_interference.series_of(cls)), alts)
