@@ -210,3 +210,18 @@ def sentence(name: object, cls: dict, trials: list[dict], decide_class: dict | N
     if starved:
         out += f"; {starved} of {total} loaded trials had a starved hog (no dose; left out of the doses)"
     return out + decide_clause(decide_class, by_name) + "."
+
+
+def warnings(cls: dict, trials: list[dict]) -> list[str]:
+    """The class's warnings under its loaded conditions (summary.json's, each named by its condition), and
+    per condition the trials whose hog was starved."""
+    by_cond = counts(trials, cls.get("name"))
+    out = []
+    for e in entries(cls)[1:]:
+        where = f"{cls.get('name')} [{e.get('condition')}]"
+        out += [f"{where}: {w}" for w in e.get("warnings") or []]
+        c = by_cond.get(e.get("condition"))
+        if c is not None and c.starved:
+            out.append(f"{where}: {STARVED} in {c.starved} of {c.trials} trials (under half a core a thread: they "
+                       "ran under less load than the condition names; no dose)")
+    return out

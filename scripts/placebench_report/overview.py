@@ -92,7 +92,7 @@ def summary_section(inputs: Inputs, first: list[str] | None = None) -> str:
             if inputs.decide:
                 row.append(("html", recommendation_badge(rec[1])[1] + " " + esc(f"({rec[0].name})")) if rec else "-")
             rows.append(row)
-            warnings += [prefix + w for w in class_warnings(cls, arm_roles)]
+            warnings += [prefix + w for w in class_warnings(cls, arm_roles) + interference.warnings(cls, run.trials)]
     headers = ["class", "stop", "arms against the baseline: verdict, ratio [CI]"]
     if inputs.decide:
         headers.append("recommendation (placebench decide)")

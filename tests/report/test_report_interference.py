@@ -19,7 +19,15 @@ from results_v2 import FIX, ROOT, read_json, read_trials, write_json  # noqa: E4
 from test_report_written_fields import missing_keys  # noqa: E402
 
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
-from placebench_report import fig_forest, fig_interference, interference, load, overview, validate  # noqa: E402
+from placebench_report import (  # noqa: E402
+    fig_forest,
+    fig_interference,
+    first_screen,
+    interference,
+    load,
+    overview,
+    validate,
+)
 from placebench_report.page import build_page  # noqa: E402
 
 RUN = os.path.join(FIX, "interference-run")
@@ -171,6 +179,17 @@ class Page(unittest.TestCase):
         self.assertEqual(len(labels), 2 * 5)  # one compared arm under 5 conditions, per run
         summary = overview.summary_section(self.inputs)
         self.assertIn("<i>under membw-device-1</i>: <b>unpinned</b>", summary)
+
+
+    def test_starved_hogs_and_a_degenerate_hog_node_are_warnings_of_their_own_kind(self):
+        run = self.inputs.runs[0]
+        ws = interference.warnings(run.classes()[0], run.trials)
+        starved = {k: c for k, c in interference.counts(run.trials, "staging-noisy").items() if c.starved}
+        for cond, c in starved.items():
+            self.assertIn(f"staging-noisy [{cond}]: hog starved in {c.starved} of {c.trials} trials", "\n".join(ws))
+        group = dict(first_screen.grouped_warnings(ws))["interference conditions (starved hogs, a hog node that is the device's)"]
+        self.assertEqual(len(group), len(starved) + 1, group)  # and membw-other-1's degenerate node
+        self.assertIn("interference conditions (starved hogs", overview.summary_section(self.inputs))
 
 
 class Damaged(unittest.TestCase):
