@@ -170,6 +170,13 @@ class Page(unittest.TestCase):
             self.assertIn(f"{d['slope_pct']:+.3g} [{d['slope_ci_lo_pct']:+.3g}, {d['slope_ci_hi_pct']:+.3g}]", self.html)
         self.assertIn("degenerate, one NUMA node", self.html)
 
+    def test_a_run_past_the_drawn_ones_keeps_its_tables_and_sentence(self):
+        run = self.inputs.runs[0]
+        html = fig_interference.section(run.trials, run.classes()[0], {}, None, draw=False)
+        self.assertNotIn("<img", html)
+        self.assertIn("does local still win", html)
+        self.assertIn("slope of the class statistic", html)
+
     def test_the_first_screen_and_the_multi_run_views_name_the_conditions(self):
         first = re.search(r'<ul class="first-screen">(.*?)</ul>', self.html).group(1)
         self.assertIn("staging-noisy under interference: does local still win", first)
