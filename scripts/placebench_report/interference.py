@@ -159,9 +159,11 @@ def policy_answer(quiet: dict, loaded: list[tuple[dict, Counts | None]]) -> str:
     if q == "unknown":
         return f"unknown (quiet: {q_why})"
     changed, unknown = [], []
-    for e, c in loaded:
-        if not_measured(e, c):
-            continue
+    measured = [(e, c) for e, c in loaded if not not_measured(e, c)]
+    if not measured:
+        why = "; ".join(f"{e.get('condition')}: {not_measured(e, c)}" for e, c in loaded) or "no loaded condition"
+        return f"unknown (no load was measured: {why})"
+    for e, _ in measured:
         o, why = outcome(e)
         if o == "unknown":
             unknown.append(f"under {e.get('condition')}: {why}")
