@@ -5,7 +5,7 @@ is grey and hatched, with its role in the label."""
 import math
 from collections.abc import Sequence
 
-from . import roles
+from . import interference, roles
 from .load import Run
 from .plotting import NOT_COMPARED_COLOUR, NOT_COMPARED_HATCH, VERDICT_COLOURS, arm_label, figure, to_img
 
@@ -15,16 +15,21 @@ def forest_rows(runs: list[Run]) -> list[dict]:
     for run in runs:
         arm_roles = roles.of_run(run)
         for c in run.classes():
-            for a in c.get("arms", []):
-                role = arm_roles.get((c.get("name"), a.get("arm"))) or roles.Role(a.get("role") or "compared")
-                if a.get("arm") == c.get("baseline") or role.name == "baseline":
-                    continue
-                label = f"{c.get('name')} / {arm_label(a.get('arm'), role.name)} vs {c.get('baseline')}"
-                if len(runs) > 1:
-                    label = f"{run.name}: {label}"
-                rows.append({"label": label, "margin": c.get("margin_pct") or 0.0, "ratio": a.get("ratio_pct"),
-                             "ci": a.get("ratio_ci_pct"), "verdict": a.get("verdict", "inconclusive"),
-                             "statistic": c.get("statistic", "median"), "role": role})
+            # A class run under interference conditions: its first condition's rows, then each other
+            # condition's (the arms compared with the baseline under that load), named by condition.
+            for i, e in enumerate(interference.entries(c) if interference.has_conditions(c) else [c]):
+                for a in e.get("arms", []):
+                    recorded = roles.Role(a.get("role") or "compared")
+                    role = (arm_roles.get((c.get("name"), a.get("arm"))) or recorded) if i == 0 else recorded
+                    if a.get("arm") == e.get("baseline") or role.name == "baseline":
+                        continue
+                    name = f"{c.get('name')} [{e.get('condition')}]" if interference.has_conditions(c) else c.get("name")
+                    label = f"{name} / {arm_label(a.get('arm'), role.name)} vs {e.get('baseline')}"
+                    if len(runs) > 1:
+                        label = f"{run.name}: {label}"
+                    rows.append({"label": label, "margin": e.get("margin_pct") or 0.0, "ratio": a.get("ratio_pct"),
+                                 "ci": a.get("ratio_ci_pct"), "verdict": a.get("verdict", "inconclusive"),
+                                 "statistic": e.get("statistic", "median"), "role": role})
     return rows
 
 

@@ -1,6 +1,8 @@
 """The report's first screen (issue 30): one sentence per workload class saying the policy and why, or why
 there is none and exactly what would settle it (more rounds, a node with two NUMA nodes, a decision block
-for `placebench decide`); and the warnings grouped by kind with counts, the details one click away.
+for `placebench decide`), and for a class run under interference conditions the sentence of interference.py
+(does local still win under load, would the policy change, which condition drove decide's policy); and the
+warnings grouped by kind with counts, the details one click away.
 Data in, strings out: overview.py places them on the page."""
 import re
 
@@ -66,6 +68,8 @@ def from_summary(name: object, cls: dict, arm_roles: dict[object, roles.Role]) -
 # (kind, pattern): the first pattern a warning matches names its group; the order matters (a degenerate
 # arm's warning also names the noise floor).
 WARNING_KINDS = (
+    ("interference conditions (starved hogs, a hog node that is the device's)",
+     re.compile(r"hog starved|the hog's 'other' node")),
     ("arms not placed apart (A/A controls, unrealised)", re.compile(r"degenerate|unrealised|A/A control; not|not a comparison")),
     ("undecided at max rounds", re.compile(r"max rounds")),
     ("flagged trials", re.compile(r"flagged trial")),

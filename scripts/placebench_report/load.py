@@ -193,8 +193,9 @@ def load_run(path: str) -> Run:
         check_schema(summary_path, summary, known=RUN_SCHEMA_VERSIONS,
                      older_fix=f"it was written by an older placebench: rebuild it with "
                                f"`placebench compare --write-summary {path}`")
-        require_types(summary, validate.SUMMARY, summary_path,
-                      f"the file is damaged: rebuild it with `placebench compare {path} --write-summary`")
+        for spec in (validate.SUMMARY, validate.SUMMARY_CONDITIONS):
+            require_types(summary, spec, summary_path,
+                          f"the file is damaged: rebuild it with `placebench compare {path} --write-summary`")
         contradiction = validate.summary_contradiction(summary)
         if contradiction:
             raise InputProblem(f"{summary_path}: {contradiction}; the file is damaged: rebuild it with "
@@ -263,6 +264,8 @@ def load_json_file(path: str, inputs: Inputs, explicit: bool = True) -> None:
     check_schema(path, obj, required=kind not in UNVERSIONED_KINDS)
     fix = f"the file is damaged: restore it, or write it again with `{WRITERS.get(kind, f'placebench {kind} --json')}`"
     require_types(obj, validate.KINDS[kind], path, fix)
+    if kind == "decide":
+        require_types(obj, validate.DECIDE_UNDER_LOAD, path, fix)
     contradiction = validate.history_contradiction(obj) if kind == "history" else None
     if contradiction:
         raise InputProblem(f"{path}: {contradiction}; {fix}")

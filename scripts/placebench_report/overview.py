@@ -4,7 +4,7 @@ for the class is among the inputs, and below it every warning the summaries carr
 warnings, flagged trials, rounds that look dependent, a stop at max rounds, control and unrealised arms."""
 import os
 
-from . import first_screen, roles
+from . import fig_interference, first_screen, interference, roles
 from .fig_decisions import recommendation_badge
 from .htmlkit import Markup, ci_pct, esc, note, num, pct, table
 from .load import Doc, Inputs
@@ -29,6 +29,7 @@ def arms_cell(cls: dict, arm_roles: dict[object, roles.Role]) -> Markup:
         badge_html = verdict_cell(a, role or roles.Role("compared"))[1]
         ratio = "" if a.get("ratio_pct") is None else f" {esc(pct(a['ratio_pct']))} {esc(ci_pct(a.get('ratio_ci_pct')))}"
         lines.append(f"<b>{esc(a.get('arm'))}</b> {badge_html}{ratio}")
+    lines += [m for _, m in fig_interference.arms_lines(cls)]
     return ("html", "<br>".join(lines) or "no compared arm")
 
 
@@ -86,10 +87,12 @@ def summary_section(inputs: Inputs, first: list[str] | None = None) -> str:
             name = f"{prefix}{cls.get('name')}"
             sentences.append(first_screen.from_decide(name, rec[1]) if rec
                              else first_screen.from_summary(name, cls, arm_roles))
+            if interference.has_conditions(cls):
+                sentences.append(interference.sentence(name, cls, run.trials, rec[1] if rec else None))
             if inputs.decide:
                 row.append(("html", recommendation_badge(rec[1])[1] + " " + esc(f"({rec[0].name})")) if rec else "-")
             rows.append(row)
-            warnings += [prefix + w for w in class_warnings(cls, arm_roles)]
+            warnings += [prefix + w for w in class_warnings(cls, arm_roles) + interference.warnings(cls, run.trials)]
     headers = ["class", "stop", "arms against the baseline: verdict, ratio [CI]"]
     if inputs.decide:
         headers.append("recommendation (placebench decide)")

@@ -13,12 +13,14 @@ from . import (
     fig_decisions,
     fig_forest,
     fig_gang,
+    fig_interference,
     fig_pace,
     fig_pipeline,
     fig_staging,
     fig_steps,
     first_screen,
     history,
+    interference,
     overview,
     roles,
     verdicts,
@@ -80,7 +82,7 @@ window.addEventListener("load", function () {
 MAX_DRAWN_RUNS = 12
 
 
-def class_block(run: Run, cls: dict, cfg_by_name: dict, draw: bool = True) -> str:
+def class_block(run: Run, cls: dict, cfg_by_name: dict, draw: bool = True, decide: Sequence[Doc] = ()) -> str:
     name = cls.get("name")
     cfg = cfg_by_name.get(name, {})
     arms_cfg = cfg.get("arms", {})
@@ -95,21 +97,29 @@ def class_block(run: Run, cls: dict, cfg_by_name: dict, draw: bool = True) -> st
     else:
         why = " (no summary.json)" if run.summary is None else ""
         parts.append(note(f"workload {workload}, baseline {cls.get('baseline')}: no verdicts{why}"))
-    if not draw:
-        return f'<h3 id="{esc(run.name)}-{esc(name)}">Class {esc(name)}</h3>' + "".join(parts)
-    img = fig_steps.distribution_figure(run.trials, name, arm_order, cls.get("statistic"), role_names)
-    if img:
-        parts.append(img)
-    if workload == "pipeline":
-        rows = fig_pipeline.split_from_trials(run.trials, name, arm_order, role_names)
+    trials, loads = run.trials, ""
+    if interference.has_conditions(cls):
+        # The verdicts above and the figures below are the class's first condition's (quiet); every
+        # condition is in the Interference block after them.
+        rec = overview.recommendation_for(list(decide), run.name, name)
+        loads = fig_interference.section(run.trials, cls, role_names, rec[1] if rec else None, draw)
+        trials = [t for t in run.trials if t.get("condition") in (None, cls.get("condition"))]
+        parts.append(note(f"Verdicts and figures of condition {cls.get('condition')}, the class's first; every "
+                          "condition is under Interference below."))
+    if draw:
+        img = fig_steps.distribution_figure(trials, name, arm_order, cls.get("statistic"), role_names)
+        if img:
+            parts.append(img)
+    if draw and workload == "pipeline":
+        rows = fig_pipeline.split_from_trials(trials, name, arm_order, role_names)
         img = fig_pipeline.pipeline_figure(rows, name)
         if img:
             parts.append(img)
             parts.append(note(fig_pipeline.split_note(rows)))
-    return f'<h3 id="{esc(run.name)}-{esc(name)}">Class {esc(name)}</h3>' + "".join(parts)
+    return f'<h3 id="{esc(run.name)}-{esc(name)}">Class {esc(name)}</h3>' + "".join(parts) + loads
 
 
-def run_section(run: Run, idx: int) -> str:
+def run_section(run: Run, idx: int, decide: Sequence[Doc] = ()) -> str:
     cfg_by_name = {c.get("name"): c for c in run.config_classes()}
     draw = idx < MAX_DRAWN_RUNS
     parts = ["<h3>Context</h3>", context.run_context_section(run)]
@@ -131,7 +141,7 @@ def run_section(run: Run, idx: int) -> str:
     classes = run.classes() or [{"name": c.get("name"), "arms": [], "baseline": (c.get("arms") or {}).get("baseline")}
                                 for c in run.config_classes()]
     for cls in classes:
-        parts.append(class_block(run, cls, cfg_by_name, draw))
+        parts.append(class_block(run, cls, cfg_by_name, draw, decide))
     return section(f"run-{idx}", f"Run {run.name}", "".join(parts))
 
 
@@ -152,7 +162,7 @@ def build_page(inputs: Inputs, title: str | None = None) -> str:
         add("summary", "Summary", first_screen.sentences_html([said]))
     for i, run in enumerate(inputs.runs):
         toc.append(f'<li><a href="#run-{i}">Run {esc(run.name)}</a></li>')
-        body.append(drawn_from([run.path], run_section, run, i))
+        body.append(drawn_from([run.path], run_section, run, i, inputs.decide))
     if len(inputs.runs) > 1 and any(r.summary for r in inputs.runs):
         runs = [r for r in inputs.runs if r.summary][:MAX_DRAWN_RUNS]
         img = drawn_from([os.path.join(r.path, "summary.json") for r in runs], fig_forest.forest_figure, runs)

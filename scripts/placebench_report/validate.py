@@ -177,8 +177,14 @@ SUMMARY = Map({
     })),
 })
 
+# A trial's interference record (docs/interference.md, "Records"): what the hog did, measured.
+INTERFERENCE = Map({
+    "condition": Opt(KEY), "hog": Opt(KEY), "threads": Opt(INT), "seconds": Opt(NUMBER), "gbps": Opt(NUMBER),
+    "cores": Opt(NUMBER), "degenerate": Opt(BOOL), "problems": List(STR), "notes": List(STR),
+})
+
 TRIAL = Map({
-    "class": KEY, "arm": KEY, "round": INT, "position": NUMBER,
+    "class": KEY, "arm": KEY, "round": INT, "position": NUMBER, "condition": Opt(KEY), "interference": Opt(INTERFERENCE),
     "placement": Opt(Map({"status": Opt(KEY), "requested_pages_pct": Opt(NUMBER), "degenerate": Opt(BOOL)})),
     "flags": List(STR),
     "step_ns": Opt(List(NUMBER)),
@@ -251,9 +257,46 @@ KINDS = {
 }
 
 
+# summary.json's keys of a class run under interference conditions (docs/results-schema.md, "Interference
+# conditions"; summary_table.h: class_condition_fields, arm_load_fields, dose_response_fields). Checked apart
+# from SUMMARY, which test_report_summary_fields.py holds to the field table that lists a class's keys without
+# them; each condition entry is a class entry of its own, its arms with their load comparison.
+_CONDITION = {"condition": Opt(KEY), "hog": Opt(KEY), "hog_node": Opt(KEY), "hog_threads": Opt(INT),
+              "aggressor_gbps": Opt(NUMBER), "aggressor_cores": Opt(NUMBER)}
+_CLASS, _ARM = SUMMARY.fields["classes"].item, SUMMARY.fields["classes"].item.fields["arms"].item
+_LOAD_ARM = Map({**_ARM.fields, "load_ratio_pct": Opt(NUMBER), "load_ratio_ci_pct": Opt(PAIR),
+                 "load_confidence": Opt(NUMBER), "load_rounds": Opt(INT), "load_verdict": Opt(KEY)})
+DOSE_RESPONSE = Map({"arm": KEY, "hog": KEY, "node": KEY, "unit": STR, "rounds": Opt(INT), "slope_pct": NUMBER,
+                     "slope_ci_lo_pct": NUMBER, "slope_ci_hi_pct": NUMBER, "confidence": Opt(NUMBER),
+                     "max_dose": Opt(NUMBER)},
+                    required=("arm", "hog", "node", "unit", "slope_pct", "slope_ci_lo_pct", "slope_ci_hi_pct"))
+SUMMARY_CONDITIONS = Map({"classes": List(Map({
+    **_CONDITION, "dose_response": List(DOSE_RESPONSE),
+    "conditions": List(Map({**_CLASS.fields, **_CONDITION, "arms": List(_LOAD_ARM)}, required=("condition",))),
+}))})
+# decide --json's keys of a class with interference conditions (docs/decisions.md, "Under load"): apart from
+# KINDS["decide"], whose every key test_report_written_fields.py finds in what decide writes for any run.
+DECIDE_UNDER_LOAD = Map({"classes": List(Map({"inputs": Opt(Map({"condition": Opt(KEY), "under_load": Opt(KEY)}))}))})
+
+
+def interference_contradiction(trial: dict) -> str | None:
+    """"KEY: problem" when a trial's interference record names another condition than the trial."""
+    load = trial.get("interference")
+    if load is None:
+        return None
+    if "condition" in load and load["condition"] != trial.get("condition"):
+        return (f"interference.condition: is {load['condition']!r}, but condition is {trial.get('condition')!r} "
+                "(the two are written together)")
+    return None
+
+
 def trial_contradiction(trial: dict) -> str | None:
     """"KEY: problem" when a trial's placement record and its flags disagree (placebench writes both from one
-    record, and refuses such a line too: results_checks.cpp), else None."""
+    record, and refuses such a line too: results_checks.cpp), or its interference record names another
+    condition, else None."""
+    problem = interference_contradiction(trial)
+    if problem:
+        return problem
     placement = trial.get("placement") or {}
     flags = [f.split(":")[0] for f in trial.get("flags") or []]
     if "degenerate" in placement and bool(placement["degenerate"]) != ("degenerate" in flags):
@@ -289,10 +332,17 @@ def arm_contradiction(arm: dict, where: str) -> str | None:
 
 def summary_contradiction(summary: dict) -> str | None:
     for i, cls in enumerate(summary.get("classes") or []):
-        for j, arm in enumerate(cls.get("arms") or []):
-            problem = arm_contradiction(arm, f"classes[{i}].arms[{j}]")
-            if problem:
-                return problem
+        entries = [(f"classes[{i}]", cls)] + [(f"classes[{i}].conditions[{k}]", e)
+                                             for k, e in enumerate(cls.get("conditions") or [])]
+        for where, entry in entries:
+            for j, arm in enumerate(entry.get("arms") or []):
+                problem = arm_contradiction(arm, f"{where}.arms[{j}]")
+                if problem:
+                    return problem
+        for j, d in enumerate(cls.get("dose_response") or []):
+            if d["slope_ci_lo_pct"] > d["slope_ci_hi_pct"]:
+                return (f"classes[{i}].dose_response[{j}].slope_ci_lo_pct: is {d['slope_ci_lo_pct']}, above "
+                        f"slope_ci_hi_pct {d['slope_ci_hi_pct']}")
     return None
 
 

@@ -5,7 +5,8 @@ against the background it is drawn on (4.5:1, 3:1 for large text), as computed b
 page's own styles (inline cell colours of the heat map included). A probe script is appended to a copy of
 each page; it writes what it measured into the DOM, which --dump-dom returns. A screenshot of each first
 screen is taken as well (kept under $PLACEBENCH_SCREENSHOTS when set). The report's inputs include a history
-changes file (the History section and its first-screen sentence, issue 31).
+changes file (the History section and its first-screen sentence, issue 31) and a run with interference
+conditions (its Interference section and first-screen sentence, issue 32).
 Run: .venv/bin/python tests/report/test_report_browser.py"""
 import json
 import os
@@ -21,6 +22,7 @@ from results_v2 import FIX, ROOT  # noqa: E402
 from test_report import all_inputs, chromium, read, report  # noqa: E402
 
 HISTORY = os.path.join(FIX, "history-changes.json")  # placebench history changes --json (test_report_history.py)
+INTERFERENCE = os.path.join(FIX, "interference-run")  # a run with interference conditions (issue 32)
 FLEET_PAGE = os.path.join(ROOT, "tests", "golden", "cli", "fleet-one-slow.html")  # what `fleet --html` writes
 WIDTH, HEIGHT = 1280, 900
 
@@ -91,7 +93,7 @@ class FirstScreenInABrowser(unittest.TestCase):
             raise unittest.SkipTest("chromium not installed (scripts/setup.sh installs Debian's chromium)")
         cls.tmp = tempfile.mkdtemp(prefix="pb-report-browser-")
         cls.report_page = os.path.join(cls.tmp, "report.html")
-        r = report(all_inputs(cls.tmp) + [HISTORY], cls.report_page)
+        r = report(all_inputs(cls.tmp) + [HISTORY, INTERFERENCE], cls.report_page)
         if r.returncode != 0:
             raise AssertionError(r.stderr)
 
@@ -122,6 +124,14 @@ class FirstScreenInABrowser(unittest.TestCase):
         self.assertLess(first["first"]["bottom"], HEIGHT, "the History sentence ends below the first screen")
         self.assertRegex(first["first"]["text"], r"^History: 3 of 4 series judged changed level, on gpu-001 and gpu-002")
         self.assert_readable("report with history", measured)
+
+    def test_the_interference_section_is_readable_and_its_sentence_on_the_first_screen_list(self):
+        first = re.search(r'<ul class="first-screen">(.*?)</ul>', read(self.report_page)).group(1)
+        self.assertIn("staging-noisy under interference: does local still win", first)
+        measured, _ = probe(self.browser, self.report_page, "h4.interference", self.tmp, "interference")
+        self.assertIsNotNone(measured["first"], "no Interference block in the run's section")
+        self.assertEqual(measured["first"]["text"], "Interference")
+        self.assert_readable("report with interference", measured)
 
     def test_the_fleet_page_opens_with_its_verdict_and_every_cell_is_readable(self):
         measured, shot = probe(self.browser, FLEET_PAGE, "h1", self.tmp, "fleet")
