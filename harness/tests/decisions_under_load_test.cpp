@@ -11,6 +11,7 @@
 #include "placebench/harness/decisions/decide_format.h"
 #include "placebench/harness/decisions/decide_input.h"
 #include "placebench/harness/errors.h"
+#include "placebench/harness/runner/analysis.h"
 #include <yaml-cpp/yaml.h>
 
 using namespace placebench::harness;
@@ -92,6 +93,23 @@ TEST(DecideUnderLoad, WorstPicksTheConditionWhereAnyCostsMost) {
   // When the quiet figures are the worse ones, they drive.
   LoadedRun milder(5, 2, 8, "worst");
   EXPECT_EQ(milder.decide().input->remote.condition, "quiet");
+}
+
+// On a one-NUMA node a condition naming the `other` node loads the device's node (its summary entry warns so):
+// when it drives the policy, the rationale says it was degenerate, and the JSON keeps its plain name.
+TEST(DecideUnderLoad, ADegenerateConditionThatDrivesThePolicyIsSaidToBe) {
+  LoadedRun r(40, 30, 50, "worst");
+  json& loaded = r.summary["classes"][0]["conditions"][0];
+  loaded["warnings"].push_back(std::string("membw-device-2: ") + std::string(kDegenerateHogWarning) +
+                               " (one NUMA node): this condition loads the device's node, not another");
+  std::ofstream(r.dir / "summary.json") << r.summary.dump(2);
+  const ClassDecision d = r.decide();
+  ASSERT_TRUE(d.decidable) << d.reason;
+  EXPECT_EQ(d.input->remote.condition, "membw-device-2");
+  EXPECT_NE(d.rationale.find("under_load: worst; degenerate here: its hog loaded the device's node"), std::string::npos)
+      << d.rationale;
+  LoadedRun plain(40, 30, 50, "worst");
+  EXPECT_EQ(plain.decide().rationale.find("degenerate"), std::string::npos);
 }
 
 TEST(DecideUnderLoad, AShareOfTimeUnderLoadWeighsBothBoundByBound) {

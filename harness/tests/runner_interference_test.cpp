@@ -5,6 +5,7 @@
 // quiet/loaded interleaving in simulation.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <set>
@@ -209,6 +210,26 @@ TEST(InterferenceAnalysis, SlopesAgainstTheMeasuredDoseWithCisOverRounds) {
   EXPECT_EQ(arm_of(heavy, "local").load_verdict, "slower");
   EXPECT_NEAR(arm_of(heavy, "local").load_ratio_pct, 32, 3);
   EXPECT_FALSE(arm_of(c, "local").load_compared);  // the quiet entry has no load comparison
+}
+
+// A starved hog (under half a core per thread) did not apply its dose: its trial's GB/s is no dose of the
+// condition, so it is left out of the measured dose and the slopes, and the condition says how many starved.
+TEST(InterferenceAnalysis, AStarvedHogsTrialIsNoDose) {
+  std::vector<TrialRecord> trials = loaded_trials(20);
+  for (TrialRecord& t : trials)
+    if (t.condition == "membw-device-4" && t.round % 2 == 0) {
+      t.aggressor_starved = true;
+      t.aggressor_gbps = 0.1;  // what a starved hog records: far below its dose
+      t.aggressor_cores = 0.1;
+    }
+  const ClassAnalysis c = analyze_run(loaded_config(), trials)[0];
+  const ClassAnalysis& heavy = c.conditions[2];
+  ASSERT_TRUE(heavy.aggressor_gbps.has_value());
+  EXPECT_NEAR(*heavy.aggressor_gbps, 16.0, 1.0);  // the median of the dosed trials only
+  const std::string warning = "membw-device-4: the hog starved in 20 of 40 trials";
+  EXPECT_TRUE(std::any_of(heavy.warnings.begin(), heavy.warnings.end(),
+                          [&](const std::string& w) { return w.rfind(warning, 0) == 0; }));
+  for (const DoseResponse& d : c.dose_response) EXPECT_NEAR(d.slope_pct, d.arm == "local" ? 2.0 : 0.5, 0.05) << d.arm;
 }
 
 TEST(InterferenceAnalysis, SummaryRoundTripTableAndCheck) {

@@ -143,6 +143,14 @@ std::optional<RemoteRatio> weighed_ratio(const ClassAnalysis& c, const DecisionS
   return worst_loaded->pct > first->pct ? worst_loaded : first;
 }
 
+// A condition that drove the policy but whose hog loaded the device's node instead of the one it names.
+std::string degenerate_note(const ClassAnalysis& c, const std::string& condition) {
+  for (const ClassAnalysis& k : c.conditions)
+    if (k.condition == condition && has_degenerate_hog(k))
+      return "; degenerate here: its hog loaded the device's node, not the other one";
+  return "";
+}
+
 }  // namespace
 
 // summary.json and run.json through their one reader each (RunDirectory: schema versions and every
@@ -167,7 +175,8 @@ DecideReport decide_run_directory(const std::string& dir, const DecideOverrides&
     report.classes.push_back(r ? decide_class(make_class_input(c.name, *spec, *r, overrides))
                                : undecidable_class(c.name, why));
     if (r && !r->condition.empty())
-      report.classes.back().rationale += fmt::format(" (figures of condition {}, under_load: {})", r->condition, r->under_load);
+      report.classes.back().rationale += fmt::format(" (figures of condition {}, under_load: {}{})", r->condition,
+                                                     r->under_load, degenerate_note(c, r->condition));
   }
   return report;
 }

@@ -76,11 +76,12 @@ ByArmRound trials_of(const std::vector<TrialRecord>& trials, const std::string& 
   return out;
 }
 
+// The median of a dose figure over the trials whose hog applied its dose (a starved hog's is not the condition's).
 std::optional<double> median_of(const ByArmRound& trials, std::optional<double> TrialRecord::*member) {
   std::vector<double> v;
   for (const auto& [arm, rounds] : trials)
     for (const auto& [r, t] : rounds)
-      if (t->*member) v.push_back(*(t->*member));
+      if (t->*member && !t->aggressor_starved) v.push_back(*(t->*member));
   if (v.empty()) return std::nullopt;
   return stats::median(std::move(v));
 }
@@ -93,11 +94,16 @@ void describe_condition(const Condition& k, const ByArmRound& trials, ClassAnaly
   e.aggressor_gbps = median_of(trials, &TrialRecord::aggressor_gbps);
   e.aggressor_cores = median_of(trials, &TrialRecord::aggressor_cores);
   bool degenerate = false;
+  int starved = 0, all = 0;
   for (const auto& [arm, rounds] : trials)
-    for (const auto& [r, t] : rounds) degenerate = degenerate || t->aggressor_degenerate;
+    for (const auto& [r, t] : rounds) degenerate = degenerate || t->aggressor_degenerate, starved += t->aggressor_starved, ++all;
+  if (starved > 0)
+    e.warnings.push_back(fmt::format("{}: the hog starved in {} of {} trials (under half a core per thread): their doses are "
+                                     "left out of the measured dose and the slopes; those trials ran under less load",
+                                     k.name, starved, all));
   if (degenerate)
-    e.warnings.push_back(fmt::format("{}: the hog's 'other' node is the device's node here (one NUMA node): this "
-                                     "condition loads the device's node, not another", k.name));
+    e.warnings.push_back(fmt::format("{}: {} (one NUMA node): this condition loads the device's node, not another",
+                                     k.name, kDegenerateHogWarning));
 }
 
 // The arm under load against itself in the primary condition, paired by round.
@@ -124,9 +130,10 @@ void compare_load(const ClassConfig& cls, const ByArmRound& quiet, const ByArmRo
       c.ratio_pct.lower, c.ratio_pct.upper, cls.margin_pct, cls.statistic == Statistic::kThroughput)));
 }
 
-// The measured dose of a trial on its series' axis: GB/s (membw) or cores (cpu); quiet is 0.
+// The measured dose of a trial on its series' axis: GB/s (membw) or cores (cpu); quiet is 0; none when starved.
 std::optional<double> dose_of(const TrialRecord& t, const Condition& k) {
   if (k.quiet()) return 0.0;
+  if (t.aggressor_starved) return std::nullopt;
   return k.hog == Condition::Hog::kMembw ? t.aggressor_gbps : t.aggressor_cores;
 }
 
@@ -233,6 +240,11 @@ std::vector<ClassAnalysis> analyze_run(const ExperimentConfig& cfg, const std::v
       out.push_back(fold_class(cls, cfg, x, flat, x.entries[ci]));
   }
   return out;
+}
+
+bool has_degenerate_hog(const ClassAnalysis& condition) {
+  return std::any_of(condition.warnings.begin(), condition.warnings.end(),
+                     [](const std::string& w) { return w.find(kDegenerateHogWarning) != std::string::npos; });
 }
 
 }  // namespace placebench::harness

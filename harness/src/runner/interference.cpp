@@ -61,14 +61,16 @@ InterferenceLoad::InterferenceLoad(const Inventory& inv, const ClassConfig& cls,
 nlohmann::json InterferenceLoad::finish() {
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
   std::vector<hostpipe::ContentionReport> reports = threads_ ? threads_->stop() : std::vector<hostpipe::ContentionReport>{};
-  double bytes = 0, cpu_s = 0;
+  // The dose: each hog thread's own rate over its own running time (ContentionReport::seconds), summed. The
+  // trial's window is not the threads': they start before it (the constructor waits until they run) and
+  // stop after it (stop() joins them), so bytes or CPU time over the trial's seconds overstate a short trial.
+  double gbps = 0, cpu_s = 0, cores = 0;
   nlohmann::json problems = nlohmann::json::array();
   for (const auto& r : reports) {
-    bytes += r.bytes_moved;
     cpu_s += r.cpu_seconds;
+    if (r.seconds > 0) cores += r.cpu_seconds / r.seconds, gbps += r.gbps();
     if (!r.problem.empty()) problems.push_back(r.problem);
   }
-  const double cores = seconds > 0 ? cpu_s / seconds : 0.0;
   // A hog that got under half a core per thread (a busy node's scheduler, a trial shorter than the hog's
   // start) did not apply its dose: the record says so rather than passing the trial as loaded.
   if (!condition_.quiet() && cores < 0.5 * condition_.threads)
@@ -81,7 +83,7 @@ nlohmann::json InterferenceLoad::finish() {
   if (condition_.quiet()) return j;
   j["node"] = placement_.node;
   j["cpus"] = placement_.cpus;
-  if (condition_.hog == Condition::Hog::kMembw) j["gbps"] = seconds > 0 ? bytes / seconds / 1e9 : 0.0;
+  if (condition_.hog == Condition::Hog::kMembw) j["gbps"] = gbps;
   return j;
 }
 

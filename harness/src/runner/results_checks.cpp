@@ -224,6 +224,13 @@ void read_condition(const Checker& c, const json& t, const ClassConfig* k, Trial
     c.optional(load, "gbps", [&] { r.aggressor_gbps = c.number(load, "interference", "gbps", 0, INFINITY); });
     c.optional(load, "cores", [&] { r.aggressor_cores = c.number(load, "interference", "cores", 0, INFINITY); });
     c.optional(load, "degenerate", [&] { r.aggressor_degenerate = c.boolean(load, "interference", "degenerate"); });
+    c.optional(load, "problems", [&] {
+      const json& problems = c.list(load, "interference", "problems");
+      for (std::size_t i = 0; i < problems.size(); ++i) {
+        c.expect(problems[i].is_string(), Checker::item("interference.problems", i), "a problem in words", problems[i]);
+        r.aggressor_starved = r.aggressor_starved || problems[i].get_ref<const std::string&>().starts_with("hog starved");
+      }
+    });
   });
 }
 

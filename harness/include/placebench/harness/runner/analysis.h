@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "placebench/harness/runner/config.h"
@@ -101,6 +102,11 @@ struct ClassAnalysis {
   std::vector<ClassAnalysis> conditions;
   std::vector<DoseResponse> dose_response;
 };
+
+// Whether a condition's hog ran on the device's node although the condition names the `other` node (a
+// one-NUMA machine): said by the warning describe_condition writes (kept in summary.json's warnings).
+inline constexpr std::string_view kDegenerateHogWarning = "the hog's 'other' node is the device's node here";
+bool has_degenerate_hog(const ClassAnalysis& condition);
 
 struct RunSummary {
   std::vector<ClassAnalysis> classes;

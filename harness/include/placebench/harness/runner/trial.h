@@ -46,6 +46,7 @@ struct TrialRecord {
   std::optional<double> aggressor_gbps;   // the hog's own achieved STREAM bandwidth over the trial (membw)
   std::optional<double> aggressor_cores;  // ... and its CPU time per second of the trial (any hog)
   bool aggressor_degenerate = false;      // its `other` node was the device's (a one-node machine)
+  bool aggressor_starved = false;         // a "hog starved" problem: the hog did not apply its dose
   std::vector<double> step_ns;
   std::map<std::string, double> summary;  // every number of the summary: median_ns, p99_ns, bytes_per_s, ...
   nlohmann::json line;                    // the line as written
