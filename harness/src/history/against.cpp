@@ -70,8 +70,8 @@ std::optional<double> compare_with(check::CheckResult& c, const Judged& j, const
 }
 
 std::string beyond(const StoredResult& x, const Level& l, const AgainstHistoryOptions& o) {
-  return fmt::format("> {} and {:.3g} x noise", x.unit == "%" ? fmt::format("{} points", l.threshold_pct) : fmt::format("{}%", l.threshold_pct),
-                     o.z);
+  const std::string threshold = x.unit == "%" ? fmt::format("{} points", l.threshold_pct) : fmt::format("{}%", l.threshold_pct);
+  return fmt::format("> {} and {:.3g} x noise", threshold, o.z);
 }
 
 check::CheckResult unknown_check(const Judged& j, check::CheckResult c, const HistorySeries* s, std::size_t runs,
