@@ -42,7 +42,9 @@ def context_table(run: Run) -> str:
         ["started (UTC)", r.get("start_time")],
         ["command", r.get("command_line")],
         ["placebench", f"{r.get('placebench_version')} ({r.get('git_revision')})"],
-        ["versions", ", ".join(f"{k} {v[k]}" for k in ("hwloc", "mpi", "cuda_runtime", "cuda_driver", "nccl") if k in v)],
+        ["versions", ", ".join(f"{k} {'none' if v[k] is None else v[k]}"
+                               for k in ("kernel", "gpu_driver", "hwloc", "mpi", "cuda_runtime", "cuda_driver", "nccl")
+                               if k in v)],
         ["topology", topology_summary(r.get("topology"))],
         ["experiment", f"{cfg.get('name', '')} from {cfg.get('source', 'built-in')}"],
         ["seed, order", f"{r.get('seed')}, {r.get('order')}"],

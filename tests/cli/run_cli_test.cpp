@@ -61,6 +61,12 @@ TEST(RunCli, WritesRunTrialsAndSummary) {
                         "topology", "versions", "start_time"})
     EXPECT_TRUE(run.contains(k)) << k;
   EXPECT_EQ(run["seed"], 11);
+  // The node's kernel release (uname) and NVIDIA driver (null where no driver is loaded: never a guess).
+  EXPECT_TRUE(run["versions"]["kernel"].is_string()) << run["versions"].dump();
+  ASSERT_TRUE(run["versions"].contains("gpu_driver"));
+  if (!std::filesystem::exists("/proc/driver/nvidia/version")) {
+    EXPECT_TRUE(run["versions"]["gpu_driver"].is_null());
+  }
   auto trials = read_lines(out + "/trials.jsonl");
   ASSERT_GE(trials.size(), 6u);  // at least min rounds x 2 arms
   for (const auto& t : trials) {

@@ -416,9 +416,14 @@ TEST(GoldenPrinter, GangMissingRankFailsTheDeadline) {
 // ---- versions (--version names this machine's libraries; tests/golden/cli/version.txt has placeholders)
 
 TEST(GoldenPrinter, Versions) {
-  VersionReport v{"0.1.0", "0123456789ab", "2.9.0", "Open MPI v4.1.6", "12.4", "not available (no driver)", "2.21.5"};
+  VersionReport v{"0.1.0", "0123456789ab", "2.9.0", "Open MPI v4.1.6", "12.4", "12.4", "2.21.5", "6.1.0-18-amd64", "550.54.15"};
   EXPECT_TRUE(matches_golden(render_versions(v), "printers/versions.txt"));
   EXPECT_TRUE(matches_golden(json_text(versions_to_json(v)), "printers/versions.json"));
+  // No NVIDIA driver loaded, the kernel unknown: said so in the text, null in the JSON, never a guess.
+  VersionReport none{"0.1.0", "0123456789ab", "2.9.0", "Open MPI v4.1.6", "12.4", "not available (no driver)", "2.21.5",
+                     std::nullopt, std::nullopt};
+  EXPECT_TRUE(matches_golden(render_versions(none), "printers/versions-no-driver.txt"));
+  EXPECT_TRUE(matches_golden(json_text(versions_to_json(none)), "printers/versions-no-driver.json"));
 }
 
 }  // namespace

@@ -1,7 +1,7 @@
 """The report's loader (scripts/placebench_report/load.py) on trees with symlinks (issue 27): a run reached
 by two paths (`latest -> run-1`) is one run, a link back up the tree is followed once, and the work is
 linear in what the tree holds (a loop no longer multiplies it by the depth limit); a page of many runs
-draws the figures of the first ones only.
+draws the figures of the first ones only; the run context names the kernel and GPU driver run.json records.
 Run: .venv/bin/python tests/report/test_report_load.py"""
 import os
 import shutil
@@ -13,7 +13,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from results_v2 import ROOT, v2_copy  # noqa: E402
 
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
-from placebench_report import load  # noqa: E402
+from placebench_report import context, load  # noqa: E402
 
 
 class SymlinksAreFollowedOnce(unittest.TestCase):
@@ -73,6 +73,25 @@ class ManyRunsAreBounded(unittest.TestCase):
             self.assertIn("<table", undrawn)  # the verdict table is still there
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
+
+
+class ContextNamesTheNodesVersions(unittest.TestCase):
+    """run.json's kernel and GPU driver in the context table; null (no driver) as none; an older run.json
+    without them lists what it has."""
+
+    def versions_row(self, versions: dict) -> str:
+        page = str(context.context_table(load.Run(path="/r/run", run={"versions": versions}, trials=[], summary=None)))
+        return page[page.index("versions"):page.index("topology")]
+
+    def test_kernel_and_driver_are_shown(self):
+        row = self.versions_row({"kernel": "6.1.0-18-amd64", "gpu_driver": "550.54.15", "hwloc": "2.9.0"})
+        self.assertIn("kernel 6.1.0-18-amd64, gpu_driver 550.54.15, hwloc 2.9.0", row)
+
+    def test_no_driver_is_none_and_an_older_run_json_is_as_before(self):
+        self.assertIn("gpu_driver none, hwloc 2.9.0", self.versions_row({"gpu_driver": None, "hwloc": "2.9.0"}))
+        row = self.versions_row({"hwloc": "2.9.0", "cuda_driver": "no driver"})
+        self.assertIn("hwloc 2.9.0, cuda_driver no driver", row)
+        self.assertNotIn("kernel", row)
 
 
 if __name__ == "__main__":

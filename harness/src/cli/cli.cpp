@@ -95,7 +95,7 @@ int run_cli(int argc, char** argv) {
   app.require_subcommand(0, 1);
   app.set_help_all_flag("--help-all", "Print help for every subcommand");
   bool show_version = false;
-  app.add_flag("--version", show_version, "Print the versions of placebench, hwloc, MPI, CUDA and NCCL");
+  app.add_flag("--version", show_version, "Print the versions of placebench, the kernel, the GPU driver, hwloc, MPI, CUDA and NCCL");
 
   CommandAction action;
   std::string command_line;

@@ -25,6 +25,8 @@ struct CheckOptions {
   std::vector<std::string> init_runs;
   std::string out;
   double min_tolerance_pct = 5;
+  int min_peers = 3;
+  bool min_peers_given = false;
   bool force = false;
   bool wide = false;
 };
@@ -59,7 +61,9 @@ check::CheckReport check_reference(const CheckOptions& o) {
 // --against-history DB: the store opened read-only (a refused one is exit 2, unchanged), then the run read.
 check::CheckReport check_history(const CheckOptions& o) {
   const history::Store store = history::Store::open_for_reading(o.history);
-  return history::check_against_history(store, o.dir);
+  history::AgainstHistoryOptions options;
+  options.min_peers = static_cast<std::size_t>(o.min_peers);
+  return history::check_against_history(store, o.dir, options);
 }
 
 int run_check(const CheckOptions& o) {
@@ -68,6 +72,8 @@ int run_check(const CheckOptions& o) {
   if (o.dir.empty())
     throw InputError("check: give the run directory DIR to check (with --reference FILE), or make a reference with "
                      "--init-reference RUN... --out FILE");
+  if (o.min_peers_given && o.history.empty())
+    throw InputError("check " + o.dir + ": --min-peers: only with --against-history DB (the peers are in the store)");
   if (!o.history.empty() && !o.reference.empty())
     throw InputError("check " + o.dir + ": --reference and --against-history: give one of them");
   if (o.reference.empty() && o.history.empty())
@@ -91,8 +97,13 @@ void add_check_command(CLI::App& app, CommandAction& action) {
   cmd->add_option("--reference", o->reference, "Reference YAML: per class and arm metric targets with tolerances, verdict expectations")
       ->type_name("FILE");
   cmd->add_option("--against-history", o->history,
-                  "Instead of --reference: against the node's own last stable segment in this history store")
+                  "Instead of --reference: against the node's own last stable segment in this history store, and its peers there")
       ->type_name("DB");
+  cmd->add_option("--min-peers", o->min_peers,
+                  "With --against-history: fewer other nodes with a figure make its peer check unknown; 0: no peer check")
+      ->transform(whole_number(0, kMaxCount, "NONNEGATIVE"))
+      ->default_val(3)
+      ->type_name("N");
   cmd->add_option("--junit", o->junit, "Also write JUnit XML here: one test case per check")->type_name("OUT.xml");
   cmd->add_option("--markdown", o->markdown, "Also write a Markdown summary here (e.g. $GITHUB_STEP_SUMMARY)")->type_name("OUT.md");
   cmd->add_option("--init-reference", o->init_runs, "Instead: make a reference YAML from these known-good, complete runs")
@@ -104,7 +115,10 @@ void add_check_command(CLI::App& app, CommandAction& action) {
       ->default_val(5);
   cmd->add_flag("--wide", o->wide, "Each check's expected value on its row, however long (default: on a line below a row wider than 100)");
   add_force_flag(*cmd, o->force);
-  cmd->callback([o, &action] { action = [o] { return run_check(*o); }; });
+  cmd->callback([o, cmd, &action] {
+    o->min_peers_given = cmd->count("--min-peers") > 0;
+    action = [o] { return run_check(*o); };
+  });
 }
 
 }  // namespace placebench::harness

@@ -1,4 +1,5 @@
-// `placebench fleet DIR...`: every node's run against its peers (docs/fleet.md). Prints the table; writes
+// `placebench fleet DIR...`: every node's run against its peers (docs/fleet.md), and with --history DB each
+// node's figures against its own past in the store ("changed since"). Prints the table; writes
 // JSON, JUnit, HTML and Prometheus text when asked (each under the output rule, out_file.h). Exit 0 when no node is a suspect, 1
 // when one is, 2 for bad input (a DIR that is missing or holds no run, an unwritable output, a bad option).
 #include <fmt/format.h>
@@ -14,6 +15,7 @@
 #include "placebench/harness/errors.h"
 #include "placebench/harness/evidence.h"
 #include "placebench/harness/fleet/fleet.h"
+#include "placebench/harness/history/fleet_since.h"
 #include "placebench/harness/terminal_text.h"
 
 namespace placebench::harness {
@@ -21,7 +23,7 @@ namespace {
 
 struct FleetCliOptions {
   std::vector<std::string> dirs;
-  std::string json, junit, html, prometheus, reference;
+  std::string json, junit, html, prometheus, reference, history;
   std::string metrics;  // CLASS[/ARM],...
   double tolerance_pct = 10;
   bool force = false;
@@ -71,7 +73,15 @@ int run_fleet(const FleetCliOptions& o) {
   options.metrics = metric_selectors(o.metrics);
   if (!o.reference.empty()) options.reference = check::load_reference_file(o.reference);
   const std::string generated_at = report_time();
+  // --history: the store opened read-only before the runs are read (a refused one is exit 2, unchanged).
+  std::optional<history::Store> store;
+  if (!o.history.empty()) store.emplace(history::Store::open_for_reading(o.history));
   fleet::FleetReport report = fleet::analyze_fleet(fleet::load_fleet(o.dirs, options.reference.has_value()), options);
+  if (store) {
+    std::vector<std::string> hosts;
+    for (const fleet::NodeRun& n : report.input.nodes) hosts.push_back(n.host);
+    report.history = history::fleet_changed_since(*store, hosts, options.metrics);
+  }
   for (const auto& s : report.input.skipped) std::cerr << "placebench fleet: warning: skipped " << escape_control(s.dir) << ": " << escape_control(s.reason) << "\n";
   ReportTargets to = ReportTargets::printing(false);
   to.files = {{json, [&] { return json_text(fleet::fleet_to_json(report, generated_at), JsonForm::kStampedReplacingBadUtf8); }},
@@ -97,6 +107,10 @@ void add_fleet_command(CLI::App& app, CommandAction& action) {
                   "Compare only these classes (CLASS) or arms (CLASS/ARM); needed for runs of different experiments or configs")
       ->type_name("CLASS[/ARM],...");
   cmd->add_option("--reference", o->reference, "Also check every node against this reference YAML (as `placebench check`)")->type_name("FILE");
+  cmd->add_option("--history", o->history,
+                  "Also each node's latest figures in this history store against its own last stable segment, "
+                  "and its last change point (\"changed since\")")
+      ->type_name("DB");
   cmd->add_option("--json", o->json, "Write the report as JSON here")->type_name("OUT.json");
   cmd->add_option("--junit", o->junit, "Write JUnit XML here: one test case per node")->type_name("OUT.xml");
   cmd->add_option("--html", o->html, "Write a self-contained HTML heat map (node x metric) here")->type_name("OUT.html");

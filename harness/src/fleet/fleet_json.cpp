@@ -1,5 +1,6 @@
 // The fleet report as JSON (docs/fleet.md, schema_version 1): the suspects first, then every node, metric
-// row and topology field. A pure function of the report and `generated_at`: same inputs, same bytes.
+// row and topology field; with --history, `changed_since`. A pure function of the report and `generated_at`:
+// same inputs, same bytes.
 #include "placebench/harness/evidence.h"
 #include "placebench/harness/fleet/fleet.h"
 
@@ -50,6 +51,26 @@ json node_json(const NodeRun& n, const NodeVerdict& v) {
   return j;
 }
 
+json opt_text(const std::optional<std::string>& v) { return v ? json(*v) : json(nullptr); }
+
+// --history: {db, series: [...]}, each series' latest figure against its stable level and its last change.
+json changed_since_json(const FleetHistory& h) {
+  json series = json::array();
+  for (const ChangedSince& c : h.series) {
+    json last = nullptr;
+    if (c.last_change)
+      last = {{"run", c.last_change->run_key},      {"start", opt_text(c.last_change->start)},
+              {"change_pct", c.last_change->change_pct}, {"attribution", opt_text(c.last_change->attribution)},
+              {"fleet", c.last_change->fleet}};
+    series.push_back({{"host", c.host},           {"class", c.class_name},         {"arm", c.arm},
+                      {"metric", c.metric},       {"unit", c.unit},                {"status", c.status},
+                      {"run", c.run_key},         {"start", opt_text(c.run_start)}, {"value", c.latest},
+                      {"level", opt(c.level)},    {"segment_runs", c.segment_runs}, {"change_pct", opt(c.change_pct)},
+                      {"last_change", last}});
+  }
+  return {{"db", h.db}, {"series", series}};
+}
+
 }  // namespace
 
 json fleet_to_json(const FleetReport& r, const std::string& generated_at) {
@@ -80,6 +101,7 @@ json fleet_to_json(const FleetReport& r, const std::string& generated_at) {
   j["skipped"] = json::array();
   for (const SkippedRun& s : r.input.skipped) j["skipped"].push_back({{"dir", s.dir}, {"host", s.host}, {"reason", s.reason}});
   j["warnings"] = r.warnings;
+  if (r.history) j["changed_since"] = changed_since_json(*r.history);
   return j;
 }
 

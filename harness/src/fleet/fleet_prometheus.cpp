@@ -1,6 +1,7 @@
 // The fleet report in the Prometheus text exposition format, for node_exporter's textfile collector
 // (docs/fleet.md): per node its verdict, per class/arm/GPU its statistic, fleet median and ratio, the
-// run's own verdicts and ratios against its baseline, and the --reference checks. Every family has its
+// run's own verdicts and ratios against its baseline, the --reference checks, and with --history each series'
+// change since its stable level and its last change point. Every family has its
 // HELP and TYPE lines and its samples together; label values are escaped (\\, \", \n).
 #include <fmt/format.h>
 
@@ -128,12 +129,46 @@ void run_families(const FleetReport& r, Families& f) {
   });
 }
 
+// --history: per node x class x arm x metric of the store, the latest figure against its stable level and
+// the last change point (none of these families without it).
+void history_families(const FleetReport& r, Families& f) {
+  if (!r.history) return;
+  const auto labels = [](const ChangedSince& c) {
+    return Labels{{"host", c.host}, {"class", c.class_name}, {"arm", c.arm}, {"metric", c.metric}};
+  };
+  const std::vector<ChangedSince>& series = r.history->series;
+  f.add("placebench_fleet_changed_since_ratio",
+        "The node's latest stored figure against its own last stable level in the history store (0.05 = +5%).",
+        [&](std::string& o) {
+          for (const ChangedSince& c : series)
+            if (c.change_pct) o += sample("placebench_fleet_changed_since_ratio", labels(c), *c.change_pct / 100);
+        });
+  f.add("placebench_fleet_stable_level", "The level of the series' last stable segment before the latest run (its unit).",
+        [&](std::string& o) {
+          for (const ChangedSince& c : series)
+            if (c.level) o += sample("placebench_fleet_stable_level", labels(c), *c.level);
+        });
+  f.add("placebench_fleet_last_change_timestamp_seconds",
+        "Start of the first run of the series' last detected change of level (history changes), Unix seconds.",
+        [&](std::string& o) {
+          for (const ChangedSince& c : series)
+            if (c.last_change && c.last_change->start_epoch_s)
+              o += sample("placebench_fleet_last_change_timestamp_seconds", labels(c), *c.last_change->start_epoch_s);
+        });
+  f.add("placebench_fleet_last_change_ratio", "Size of that change: level after / level before - 1 (0.05 = +5%).",
+        [&](std::string& o) {
+          for (const ChangedSince& c : series)
+            if (c.last_change) o += sample("placebench_fleet_last_change_ratio", labels(c), c.last_change->change_pct / 100);
+        });
+}
+
 }  // namespace
 
 std::string render_fleet_prometheus(const FleetReport& r) {
   Families f;
   fleet_families(r, f);
   run_families(r, f);
+  history_families(r, f);
   return f.text();
 }
 

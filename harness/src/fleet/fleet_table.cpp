@@ -1,10 +1,12 @@
 // The fleet report as a console table: one line per node (verdict, worst slowdown against its peers,
-// reasons, wrapped to 100 columns unless --wide), then the warnings. The numbers behind it are in the JSON.
+// reasons, wrapped to 100 columns unless --wide), with --history the series that changed since their stable
+// level, then the warnings. The numbers behind it are in the JSON.
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <set>
 
 #include "placebench/harness/fleet/fleet.h"
 #include "placebench/harness/terminal_text.h"
@@ -19,6 +21,47 @@ constexpr std::size_t kColumns = 100;  // the default table's width (--wide: non
 std::string reason_lines(const std::string& reason, std::size_t width, bool wide) {
   const std::string first = std::string(width + 4, ' ') + "- ";
   return wide ? first + reason + "\n" : wrap_words(reason, first, first.size(), kColumns);
+}
+
+std::string signed_pct(double v) { return fmt::format("{:+.1f}%", std::fabs(v) < 0.05 ? 0.0 : v); }
+
+// --history: a count line, then the series that moved beyond the tolerance from their stable level or have a
+// change point (the JSON has every series), each change's attribution on a line below it.
+std::string changed_since_lines(const FleetHistory& h, double tolerance_pct, bool wide) {
+  std::size_t moved = 0, changed = 0, cannot_tell = 0;
+  std::set<std::string> hosts;
+  std::vector<std::vector<std::string>> rows{{"  host", "class/arm", "metric", "latest", "level", "change", "last change", ""}};
+  std::vector<std::string> notes{""};
+  for (const ChangedSince& c : h.series) {
+    hosts.insert(c.host);
+    const bool beyond = c.change_pct && std::fabs(*c.change_pct) > tolerance_pct;
+    moved += beyond;
+    changed += c.last_change.has_value();
+    cannot_tell += !c.change_pct;
+    if (!beyond && !c.last_change) continue;
+    const auto& lc = c.last_change;
+    rows.push_back({"  " + escape_control(c.host), escape_control(c.class_name + "/" + c.arm),
+                    escape_control(c.metric + " " + c.unit),
+                    fmt::format("{:.4g}", c.latest), c.level ? fmt::format("{:.4g}", *c.level) : "?",
+                    c.change_pct ? signed_pct(*c.change_pct) : "?",
+                    lc ? (lc->start ? lc->start->substr(0, 10) : "?") + (lc->fleet ? " fleet" : "") : "none",
+                    lc ? signed_pct(lc->change_pct) : ""});
+    notes.push_back(lc && lc->attribution ? escape_control("at " + *lc->attribution) : "");
+  }
+  std::string out = wrap_words(fmt::format("{} series of {} nodes in {}: {} beyond +-{:g}% of their stable level, {} with a "
+                                           "change point, {} cannot tell (too few runs)",
+                                           h.series.size(), hosts.size(), escape_control(h.db), moved, tolerance_pct, changed,
+                                           cannot_tell),
+                               "changed since: ", 2, wide ? std::string::npos : kColumns);
+  if (rows.size() == 1) return out;
+  const std::string table = fit_columns(rows, "lllrrrlr");  // one line per row, each ending in "\n"
+  for (std::size_t i = 0, at = 0; at < table.size() && i < notes.size(); ++i) {
+    const std::size_t end = std::min(table.find('\n', at), table.size() - 1);
+    out += table.substr(at, end + 1 - at);
+    at = end + 1;
+    if (!notes[i].empty()) out += reason_lines(notes[i], 2, wide);
+  }
+  return out;
 }
 
 }  // namespace
@@ -53,6 +96,7 @@ std::string render_fleet_table(const FleetReport& r, bool wide) {
     for (const Suspect& s : r.suspects) out += " " + escape_control(s.host);
     out += "\n";
   }
+  if (r.history) out += changed_since_lines(*r.history, r.options.tolerance_pct, wide);
   for (const std::string& w : r.warnings) out += "warning: " + escape_control(w) + "\n";
   return out;
 }

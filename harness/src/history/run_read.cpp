@@ -45,6 +45,8 @@ NodeEvidence read_evidence(const json& run, const std::string& dir) {
   if (!e.placebench_version) e.placebench_version = text_at(versions, "placebench");
   e.git_revision = text_at(run, "git_revision");
   if (!e.git_revision) e.git_revision = text_at(versions, "git_revision");
+  e.kernel = text_at(versions, "kernel");          // null or absent (older run.json): unknown
+  e.gpu_driver = text_at(versions, "gpu_driver");  // null: no NVIDIA driver's version read
   e.cuda_driver = text_at(versions, "cuda_driver");
   e.cuda_runtime = text_at(versions, "cuda_runtime");
   e.nccl = text_at(versions, "nccl");

@@ -112,6 +112,34 @@ struct FleetOptions {
   std::optional<check::ReferenceFile> reference;  // each node also checked against it
 };
 
+// `fleet --history DB` ("changed since", filled by history/fleet_since.h): per node x class x arm x metric
+// in the store, the node's latest stored figure against its own last stable segment before that run, and the
+// last change point `history changes` finds in the series (the same detector, called, not copied).
+struct ChangedSince {
+  std::string host, class_name, arm, metric, unit;
+  std::string status;                      // history changes': "changed", "no-change" or "too-short" (cannot tell)
+  std::string run_key;                     // the node's latest stored run with this figure
+  std::optional<std::string> run_start;    // its start_time (RFC 3339)
+  double latest = 0;                       // its figure
+  std::optional<double> level;             // the last stable segment's level before it; nullopt: cannot tell
+  std::size_t segment_runs = 0;            // runs in that segment (the latest one not counted)
+  std::optional<double> change_pct;        // latest / level - 1, in percent
+  struct LastChange {
+    std::string run_key;                   // the first run of the new level
+    std::optional<std::string> start;
+    std::optional<double> start_epoch_s;
+    double change_pct = 0;                 // level after / level before - 1, in percent
+    std::optional<std::string> attribution;  // the evidence that changed there ("gpu_driver 550.54.15 -> ...")
+    bool fleet = false;                    // seen on most nodes at once
+  };
+  std::optional<LastChange> last_change;   // nullopt: none detected
+};
+
+struct FleetHistory {
+  std::string db;
+  std::vector<ChangedSince> series;  // sorted by host, class, arm, metric
+};
+
 struct FleetReport {
   FleetOptions options;
   FleetInput input;
@@ -121,6 +149,7 @@ struct FleetReport {
   std::vector<Suspect> suspects;         // ranked: severity, then number of reasons, then host
   std::vector<SkippedRun> unreadable;    // skipped runs of hosts with no readable run (suspects)
   std::vector<std::string> warnings;
+  std::optional<FleetHistory> history;   // with --history DB only: every printer leaves it out otherwise
 };
 
 // Throws InputError (exit 2) when the nodes' runs measured different things (experiment name, steps,

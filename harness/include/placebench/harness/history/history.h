@@ -23,8 +23,8 @@ inline constexpr int kHistoryJsonSchemaVersion = 1;    // of `history ... --json
 // What the node was when it ran, as run.json records it; nullopt where it records nothing (`unknown`).
 struct NodeEvidence {
   std::optional<std::string> placebench_version, git_revision;
-  std::optional<std::string> kernel;      // run.json records no kernel release: always unknown so far
-  std::optional<std::string> gpu_driver;  // nor the NVIDIA driver's version: unknown so far
+  std::optional<std::string> kernel;      // versions.kernel: uname's release (absent in older run.json)
+  std::optional<std::string> gpu_driver;  // versions.gpu_driver: the NVIDIA kernel module's version, or none
   std::optional<std::string> cuda_driver, cuda_runtime, nccl, mpi, hwloc;  // run.json's versions block
   std::optional<std::string> topology_digest;  // of run.json's topology, host and source left out
   std::optional<std::int64_t> numa_nodes, packages, gpus;
