@@ -5,7 +5,7 @@
 //      as `history add` adds them; then the open check (quick_check) and the queries of list and show.
 //   2. The full path on DIRS run directories (one real 2-class, 3-arm run written through the runner's
 //      writers, copied under other nodes and start times): read alone, then `history add`'s work
-//      (add_run_dirs: read and add), for the cost of reading a directory.
+//      (add_run_dirs: read and add) with one reader and with one per core, wall and CPU time per directory.
 // Usage: placebench-history-scale [--nodes N] [--runs R] [--dirs D] [--rounds K] [--steps S]; prints one line
 // per measurement and the peak resident memory after each part (the store part runs first).
 #include <sys/resource.h>
@@ -170,20 +170,31 @@ std::vector<std::string> write_run_dirs(const ScaleOptions& o, const std::string
   return dirs;
 }
 
+double cpu_seconds() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) + 1e-6 * static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec);
+}
+
 void directory_part(const ScaleOptions& o, const std::string& tmp) {
   std::vector<std::string> dirs = write_run_dirs(o, tmp);
   auto t0 = Clock::now();
+  double cpu0 = cpu_seconds();
   for (const std::string& d : dirs) history::read_stored_run(d);
-  const double read_s = seconds_since(t0), n = static_cast<double>(dirs.size());
-  std::cout << fmt::format("dirs: {} run directories ({} rounds x {} steps), read alone in {:.2f} s: {:.2f} ms each\n",
-                           dirs.size(), o.rounds, o.steps, read_s, 1e3 * read_s / n);
-  history::Store store = history::Store::open_for_writing(tmp + "/dirs.db");
-  t0 = Clock::now();
-  history::AddReport report = history::add_run_dirs(store, history::find_run_dirs({tmp + "/runs"}));
-  const double add_s = seconds_since(t0);
-  std::cout << fmt::format("dirs: history add of {} directories ({} added, {} not): {:.2f} s, {:.2f} ms each; "
-                           "1,000 x 100 at this rate: {:.0f} s; peak RSS {:.1f} MiB\n", dirs.size(), report.outcomes.size(),
-                           report.not_added.size(), add_s, 1e3 * add_s / n, add_s / n * 1e5, peak_rss_mib());
+  const double read_s = seconds_since(t0), read_cpu = cpu_seconds() - cpu0, n = static_cast<double>(dirs.size());
+  std::cout << fmt::format("dirs: {} run directories ({} rounds x {} steps), read alone in {:.2f} s: {:.2f} ms each "
+                           "({:.2f} ms CPU)\n", dirs.size(), o.rounds, o.steps, read_s, 1e3 * read_s / n, 1e3 * read_cpu / n);
+  for (std::size_t threads : {std::size_t{1}, std::size_t{0}}) {  // one reader, then one per core (history add's)
+    history::Store store = history::Store::open_for_writing(fmt::format("{}/dirs-{}.db", tmp, threads));
+    t0 = Clock::now();
+    cpu0 = cpu_seconds();
+    history::AddReport report = history::add_run_dirs(store, history::find_run_dirs({tmp + "/runs"}), 256, threads);
+    const double add_s = seconds_since(t0), add_cpu = cpu_seconds() - cpu0;
+    std::cout << fmt::format("dirs: history add of {} directories ({} added, {} not), {} reader{}: {:.2f} s, {:.2f} ms each "
+                             "({:.2f} ms CPU); 1,000 x 100 at this rate: {:.0f} s; peak RSS {:.1f} MiB\n", dirs.size(),
+                             report.outcomes.size(), report.not_added.size(), threads ? "1" : "a", threads ? "" : " per core",
+                             add_s, 1e3 * add_s / n, 1e3 * add_cpu / n, add_s / n * 1e5, peak_rss_mib());
+  }
 }
 
 int option_value(int argc, char** argv, const char* name, int fallback) {
