@@ -116,6 +116,8 @@ class Store {
   std::vector<StoredRun> list(const HistoryFilter& filter) const;
   // The same runs with their matching results.
   std::vector<StoredRun> show(const HistoryFilter& filter) const;
+  // The nodes of the runs matching the filter, each once, in order.
+  std::vector<std::string> nodes(const HistoryFilter& filter) const;
   std::int64_t run_count() const;
 
  private:
