@@ -20,6 +20,7 @@
 #include <iostream>
 
 #include "fleet_fixtures.h"
+#include "history_run_writer.h"
 #include "placebench/harness/admission/admission.h"
 #include "placebench/harness/history/changes.h"
 #include "placebench/harness/history/history.h"
@@ -115,39 +116,19 @@ void store_part(const ScaleOptions& o, const std::string& tmp) {
 
 // A real run directory of 2 classes x 3 arms (staging: local, unpinned, remote) written by the runner's writers.
 void write_template_run(const std::string& dir, const ScaleOptions& o) {
-  using namespace placebench::harness;
-  std::string yaml = fmt::format("experiment: {{name: history-scale, seed: 1, rounds: {{min: {0}, max: {0}, looks: 1}}, "
-                                 "order: fixed, warmup_steps: 1, steps: {1}}}\nclasses:\n", o.rounds, o.steps);
-  for (int g = 0; g < 2; ++g)
-    yaml += fmt::format("  - {{name: staging-gpu{0}, gpu: {0}, workload: {{type: staging, backend: host, bytes: 4M}}, "
-                        "arms: {{baseline: local, compare: [unpinned, remote]}}}}\n", g);
-  ExperimentConfig cfg = parse_experiment_config(yaml, "history-scale.yaml");
-  placebench::testing::SyntheticNode n{"node-0000"};
-  nlohmann::json run{{"schema_version", kResultsSchemaVersion}, {"host", n.host}, {"start_time", n.start_time},
-                     {"placebench_version", "0.1.0"}, {"command_line", "placebench-history-scale"}, {"seed", 1},
-                     {"order", "fixed"}, {"topology", placebench::testing::synthetic_topology(n)}, {"config", config_to_json(cfg)}};
-  RunDirectory rd = RunDirectory::create(fs::path(dir).parent_path().string(), dir, n.host, run);
+  placebench::bench::RunDirSpec spec;
+  spec.name = "history-scale";
+  spec.command_line = "placebench-history-scale";
+  spec.rounds = o.rounds;
+  spec.steps = o.steps;
   std::uint64_t state = 7;
-  std::vector<TrialRecord> records;
-  std::string lines;
-  for (int round = 0; round < o.rounds; ++round)
-    for (const ClassConfig& c : cfg.classes)
-      for (int position = 0; position < 3; ++position) {
-        const char* arm = position == 0 ? "local" : position == 1 ? "unpinned" : "remote";
-        const double base = 1e6 * (1 + 0.1 * position);
-        std::vector<std::int64_t> steps;
-        for (int s = 0; s < o.steps; ++s)
-          steps.push_back(static_cast<std::int64_t>(base * (1 + 0.02 * placebench::testing::synthetic_noise(state))));
-        std::vector<std::string> flags;
-        nlohmann::json line{{"class", c.name}, {"arm", arm}, {"round", round}, {"position", position}, {"workload", "staging"},
-                            {"backend", "host"}, {"warmup_steps", 1}, {"step_ns", steps}, {"summary", summarize_steps(steps, flags)}};
-        line["flags"] = flags;
-        lines += line.dump() + "\n";
-        records.push_back(trial_record_from_json(line, cfg));
-      }
-  write_file_atomically(dir + "/trials.jsonl", lines);
-  std::vector<ClassAnalysis> classes = analyze_run(cfg, records);
-  rd.write_summary({classes, plan_finished(classes), records.size()});
+  placebench::bench::write_run_dir(dir, spec, [&](int, int, int position) {
+    const double base = 1e6 * (1 + 0.1 * position);
+    std::vector<std::int64_t> steps;
+    for (int s = 0; s < o.steps; ++s)
+      steps.push_back(static_cast<std::int64_t>(base * (1 + 0.02 * placebench::testing::synthetic_noise(state))));
+    return steps;
+  });
 }
 
 // DIRS copies of the template, 100 runs per node, each with its own host and start time (so its own identity).
