@@ -6,8 +6,9 @@
 //   2. The full path on DIRS run directories (one real 2-class, 3-arm run written through the runner's
 //      writers, copied under other nodes and start times): read alone, then `history add`'s work
 //      (add_run_dirs: read and add) with one reader and with one per core, wall and CPU time per directory.
-// Usage: placebench-history-scale [--nodes N] [--runs R] [--dirs D] [--rounds K] [--steps S]; prints one line
-// per measurement and the peak resident memory after each part (the store part runs first).
+// Usage: placebench-history-scale [--nodes N] [--runs R] [--dirs D] [--rounds K] [--steps S] [--keep-store FILE];
+// prints one line per measurement and the peak resident memory after each part (the store part runs first);
+// --keep-store copies the typed store to FILE (for `placebench history changes FILE` by hand).
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -178,6 +179,12 @@ void directory_part(const ScaleOptions& o, const std::string& tmp) {
   }
 }
 
+const char* text_option(int argc, char** argv, const char* name) {
+  for (int i = 1; i + 1 < argc; ++i)
+    if (std::strcmp(argv[i], name) == 0) return argv[i + 1];
+  return nullptr;
+}
+
 int option_value(int argc, char** argv, const char* name, int fallback) {
   for (int i = 1; i + 1 < argc; ++i)
     if (std::strcmp(argv[i], name) == 0) return std::atoi(argv[i + 1]);
@@ -199,6 +206,7 @@ int main(int argc, char** argv) {
   int status = 0;
   try {
     store_part(o, tmp);
+    if (const char* keep = text_option(argc, argv, "--keep-store")) fs::copy_file(tmp + "/typed.db", keep);
     if (o.dirs > 0) directory_part(o, tmp);
   } catch (const std::exception& e) {
     std::cerr << "placebench-history-scale: " << e.what() << "\n";
