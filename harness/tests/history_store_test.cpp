@@ -121,6 +121,13 @@ TEST(HistoryRead, SummaryAndTrialLinesGiveTheSameRun) {
     EXPECT_EQ(full.results[i].value, summarised.results[i].value);
     EXPECT_EQ(full.results[i].ci_lower, summarised.results[i].ci_lower);
   }
+  std::string unsummarised = fresh("no-summary");  // an interrupted run that never wrote its summary
+  fs::copy(fixture_run("tiny-run"), unsummarised);
+  fs::remove(unsummarised + "/summary.json");
+  const StoredRun recomputed = read_stored_run(unsummarised);
+  EXPECT_EQ(recomputed.trials, summarised.trials);
+  EXPECT_FALSE(recomputed.complete);
+  EXPECT_EQ(recomputed.results.size(), summarised.results.size());
   std::string lost = fresh("lost-line");
   fs::copy(fixture_run("tiny-run"), lost);
   std::string trials = bytes_of(lost + "/trials.jsonl");
