@@ -5,9 +5,10 @@
 //      as `history add` adds them; then the open check (quick_check) and the queries of list and show.
 //   2. The full path on DIRS run directories (one real 2-class, 3-arm run written through the runner's
 //      writers, copied under other nodes and start times): read alone, then `history add`'s work
-//      (add_run_dirs: read and add), for the cost of reading a directory.
-// Usage: placebench-history-scale [--nodes N] [--runs R] [--dirs D] [--rounds K] [--steps S]; prints one line
-// per measurement and the peak resident memory after each part (the store part runs first).
+//      (add_run_dirs: read and add) with one reader and with one per core, wall and CPU time per directory.
+// Usage: placebench-history-scale [--nodes N] [--runs R] [--dirs D] [--rounds K] [--steps S] [--keep-store FILE];
+// prints one line per measurement and the peak resident memory after each part (the store part runs first);
+// --keep-store copies the typed store to FILE (for `placebench history changes FILE` by hand).
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -20,6 +21,7 @@
 #include <iostream>
 
 #include "fleet_fixtures.h"
+#include "history_run_writer.h"
 #include "placebench/harness/admission/admission.h"
 #include "placebench/harness/history/changes.h"
 #include "placebench/harness/history/history.h"
@@ -115,39 +117,19 @@ void store_part(const ScaleOptions& o, const std::string& tmp) {
 
 // A real run directory of 2 classes x 3 arms (staging: local, unpinned, remote) written by the runner's writers.
 void write_template_run(const std::string& dir, const ScaleOptions& o) {
-  using namespace placebench::harness;
-  std::string yaml = fmt::format("experiment: {{name: history-scale, seed: 1, rounds: {{min: {0}, max: {0}, looks: 1}}, "
-                                 "order: fixed, warmup_steps: 1, steps: {1}}}\nclasses:\n", o.rounds, o.steps);
-  for (int g = 0; g < 2; ++g)
-    yaml += fmt::format("  - {{name: staging-gpu{0}, gpu: {0}, workload: {{type: staging, backend: host, bytes: 4M}}, "
-                        "arms: {{baseline: local, compare: [unpinned, remote]}}}}\n", g);
-  ExperimentConfig cfg = parse_experiment_config(yaml, "history-scale.yaml");
-  placebench::testing::SyntheticNode n{"node-0000"};
-  nlohmann::json run{{"schema_version", kResultsSchemaVersion}, {"host", n.host}, {"start_time", n.start_time},
-                     {"placebench_version", "0.1.0"}, {"command_line", "placebench-history-scale"}, {"seed", 1},
-                     {"order", "fixed"}, {"topology", placebench::testing::synthetic_topology(n)}, {"config", config_to_json(cfg)}};
-  RunDirectory rd = RunDirectory::create(fs::path(dir).parent_path().string(), dir, n.host, run);
+  placebench::bench::RunDirSpec spec;
+  spec.name = "history-scale";
+  spec.command_line = "placebench-history-scale";
+  spec.rounds = o.rounds;
+  spec.steps = o.steps;
   std::uint64_t state = 7;
-  std::vector<TrialRecord> records;
-  std::string lines;
-  for (int round = 0; round < o.rounds; ++round)
-    for (const ClassConfig& c : cfg.classes)
-      for (int position = 0; position < 3; ++position) {
-        const char* arm = position == 0 ? "local" : position == 1 ? "unpinned" : "remote";
-        const double base = 1e6 * (1 + 0.1 * position);
-        std::vector<std::int64_t> steps;
-        for (int s = 0; s < o.steps; ++s)
-          steps.push_back(static_cast<std::int64_t>(base * (1 + 0.02 * placebench::testing::synthetic_noise(state))));
-        std::vector<std::string> flags;
-        nlohmann::json line{{"class", c.name}, {"arm", arm}, {"round", round}, {"position", position}, {"workload", "staging"},
-                            {"backend", "host"}, {"warmup_steps", 1}, {"step_ns", steps}, {"summary", summarize_steps(steps, flags)}};
-        line["flags"] = flags;
-        lines += line.dump() + "\n";
-        records.push_back(trial_record_from_json(line, cfg));
-      }
-  write_file_atomically(dir + "/trials.jsonl", lines);
-  std::vector<ClassAnalysis> classes = analyze_run(cfg, records);
-  rd.write_summary({classes, plan_finished(classes), records.size()});
+  placebench::bench::write_run_dir(dir, spec, [&](int, int, int position) {
+    const double base = 1e6 * (1 + 0.1 * position);
+    std::vector<std::int64_t> steps;
+    for (int s = 0; s < o.steps; ++s)
+      steps.push_back(static_cast<std::int64_t>(base * (1 + 0.02 * placebench::testing::synthetic_noise(state))));
+    return steps;
+  });
 }
 
 // DIRS copies of the template, 100 runs per node, each with its own host and start time (so its own identity).
@@ -170,20 +152,37 @@ std::vector<std::string> write_run_dirs(const ScaleOptions& o, const std::string
   return dirs;
 }
 
+double cpu_seconds() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) + 1e-6 * static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec);
+}
+
 void directory_part(const ScaleOptions& o, const std::string& tmp) {
   std::vector<std::string> dirs = write_run_dirs(o, tmp);
   auto t0 = Clock::now();
+  double cpu0 = cpu_seconds();
   for (const std::string& d : dirs) history::read_stored_run(d);
-  const double read_s = seconds_since(t0), n = static_cast<double>(dirs.size());
-  std::cout << fmt::format("dirs: {} run directories ({} rounds x {} steps), read alone in {:.2f} s: {:.2f} ms each\n",
-                           dirs.size(), o.rounds, o.steps, read_s, 1e3 * read_s / n);
-  history::Store store = history::Store::open_for_writing(tmp + "/dirs.db");
-  t0 = Clock::now();
-  history::AddReport report = history::add_run_dirs(store, history::find_run_dirs({tmp + "/runs"}));
-  const double add_s = seconds_since(t0);
-  std::cout << fmt::format("dirs: history add of {} directories ({} added, {} not): {:.2f} s, {:.2f} ms each; "
-                           "1,000 x 100 at this rate: {:.0f} s; peak RSS {:.1f} MiB\n", dirs.size(), report.outcomes.size(),
-                           report.not_added.size(), add_s, 1e3 * add_s / n, add_s / n * 1e5, peak_rss_mib());
+  const double read_s = seconds_since(t0), read_cpu = cpu_seconds() - cpu0, n = static_cast<double>(dirs.size());
+  std::cout << fmt::format("dirs: {} run directories ({} rounds x {} steps), read alone in {:.2f} s: {:.2f} ms each "
+                           "({:.2f} ms CPU)\n", dirs.size(), o.rounds, o.steps, read_s, 1e3 * read_s / n, 1e3 * read_cpu / n);
+  for (std::size_t threads : {std::size_t{1}, std::size_t{0}}) {  // one reader, then one per core (history add's)
+    history::Store store = history::Store::open_for_writing(fmt::format("{}/dirs-{}.db", tmp, threads));
+    t0 = Clock::now();
+    cpu0 = cpu_seconds();
+    history::AddReport report = history::add_run_dirs(store, history::find_run_dirs({tmp + "/runs"}), 256, threads);
+    const double add_s = seconds_since(t0), add_cpu = cpu_seconds() - cpu0;
+    std::cout << fmt::format("dirs: history add of {} directories ({} added, {} not), {} reader{}: {:.2f} s, {:.2f} ms each "
+                             "({:.2f} ms CPU); 1,000 x 100 at this rate: {:.0f} s; peak RSS {:.1f} MiB\n", dirs.size(),
+                             report.outcomes.size(), report.not_added.size(), threads ? "1" : "a", threads ? "" : " per core",
+                             add_s, 1e3 * add_s / n, 1e3 * add_cpu / n, add_s / n * 1e5, peak_rss_mib());
+  }
+}
+
+const char* text_option(int argc, char** argv, const char* name) {
+  for (int i = 1; i + 1 < argc; ++i)
+    if (std::strcmp(argv[i], name) == 0) return argv[i + 1];
+  return nullptr;
 }
 
 int option_value(int argc, char** argv, const char* name, int fallback) {
@@ -207,6 +206,7 @@ int main(int argc, char** argv) {
   int status = 0;
   try {
     store_part(o, tmp);
+    if (const char* keep = text_option(argc, argv, "--keep-store")) fs::copy_file(tmp + "/typed.db", keep);
     if (o.dirs > 0) directory_part(o, tmp);
   } catch (const std::exception& e) {
     std::cerr << "placebench-history-scale: " << e.what() << "\n";

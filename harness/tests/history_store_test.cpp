@@ -103,6 +103,50 @@ TEST(HistoryRead, IdentityIsTheContentNotThePath) {
   EXPECT_NE(read_stored_run(fixture_run("mixed-run")).key, read_stored_run(copy).key);
 }
 
+// A finished run is read from run.json and summary.json (its trial lines counted, not parsed); a run whose
+// trials.jsonl does not hold exactly the summary's trials is read line by line, as `check` reads it: the
+// figures agree where both apply, lines the summary does not count are analysed, and damage still names
+// its file.
+TEST(HistoryRead, SummaryAndTrialLinesGiveTheSameRun) {
+  const StoredRun summarised = read_stored_run(fixture_run("tiny-run"));
+  std::string cut = fresh("cut-line");
+  fs::copy(fixture_run("tiny-run"), cut);
+  std::ofstream(cut + "/trials.jsonl", std::ios::app) << "{\"class\": \"cut sh";  // a trial cut short: ignored
+  const StoredRun full = read_stored_run(cut);
+  EXPECT_EQ(full.key, summarised.key);
+  EXPECT_EQ(full.trials, summarised.trials);
+  ASSERT_EQ(full.results.size(), summarised.results.size());
+  for (std::size_t i = 0; i < full.results.size(); ++i) {
+    EXPECT_EQ(full.results[i].metric, summarised.results[i].metric);
+    EXPECT_EQ(full.results[i].value, summarised.results[i].value);
+    EXPECT_EQ(full.results[i].ci_lower, summarised.results[i].ci_lower);
+  }
+  std::string unsummarised = fresh("no-summary");  // an interrupted run that never wrote its summary
+  fs::copy(fixture_run("tiny-run"), unsummarised);
+  fs::remove(unsummarised + "/summary.json");
+  const StoredRun recomputed = read_stored_run(unsummarised);
+  EXPECT_EQ(recomputed.trials, summarised.trials);
+  EXPECT_FALSE(recomputed.complete);
+  EXPECT_EQ(recomputed.results.size(), summarised.results.size());
+  std::string lost = fresh("lost-line");
+  fs::copy(fixture_run("tiny-run"), lost);
+  std::string trials = bytes_of(lost + "/trials.jsonl");
+  write_bytes(lost + "/trials.jsonl", trials.substr(0, trials.find('\n') + 1));
+  EXPECT_THROW(
+      try { read_stored_run(lost); } catch (const InputError& e) {
+        EXPECT_NE(std::string(e.what()).find("trials were lost"), std::string::npos) << e.what();
+        throw;
+      },
+      InputError);
+  fs::remove(lost + "/trials.jsonl");
+  EXPECT_THROW(
+      try { read_stored_run(lost); } catch (const InputError& e) {
+        EXPECT_NE(std::string(e.what()).find(lost + "/trials.jsonl"), std::string::npos) << e.what();
+        throw;
+      },
+      InputError);
+}
+
 TEST(HistoryStore, AddsARunOnceWhateverItsPath) {
   std::string db = fresh("once.db"), copy = fresh("once-copy");
   fs::copy(fixture_run("tiny-run"), copy);

@@ -100,25 +100,50 @@ std::vector<stats::SeriesPoint> detector_points(const HistorySeries& series) {
 
 void mark_fleet_changes(ChangesReport& report, const stats::FleetChangeOptions& options);  // changes_fleet.cpp
 
+namespace {
+
+// The series' change points, each attributed to the evidence that changed at it, and its status.
+void detect(HistorySeries& s, const ChangesOptions& options) {
+  const std::vector<stats::SeriesPoint> points = detector_points(s);
+  for (const stats::ChangePoint& c : stats::detect_change_points(points, options.detector)) {
+    SeriesChange change{c, std::nullopt, false};
+    if (c.at_evidence_change && !c.evidence_change.empty()) change.attribution = c.evidence_change;
+    s.changes.push_back(std::move(change));
+  }
+  s.status = series_status(s, options);
+}
+
+}  // namespace
+
 ChangesReport find_changes(const std::vector<StoredRun>& runs, const ChangesOptions& options) {
   ChangesReport report;
   report.min_runs = 2 * options.detector.min_segment;
   report.series = build_series(runs);
-  for (HistorySeries& s : report.series) {
-    const std::vector<stats::SeriesPoint> points = detector_points(s);
-    for (const stats::ChangePoint& c : stats::detect_change_points(points, options.detector)) {
-      SeriesChange change{c, std::nullopt, false};
-      if (c.at_evidence_change && !c.evidence_change.empty()) change.attribution = c.evidence_change;
-      s.changes.push_back(std::move(change));
-    }
-    s.status = series_status(s, options);
-  }
+  for (HistorySeries& s : report.series) detect(s, options);
   mark_fleet_changes(report, options.fleet);
   return report;
 }
 
+// Node by node (the series are per node, each node's runs read, built and detected, then let go), so the
+// store's rows are never all held at once; the points kept without their evidence detail (the printers do
+// not show it; the attribution already says what changed). Series in node order, as build_series gives them.
 ChangesReport find_changes(const Store& store, const HistoryFilter& filter, const ChangesOptions& options) {
-  return find_changes(store.show(filter), options);
+  ChangesReport report;
+  report.min_runs = 2 * options.detector.min_segment;
+  std::vector<std::string> nodes = store.nodes(filter);
+  std::sort(nodes.begin(), nodes.end());
+  for (const std::string& node : nodes) {
+    HistoryFilter one = filter;
+    one.node = node;
+    for (HistorySeries& s : build_series(store.show(one))) {
+      detect(s, options);
+      for (SeriesRunPoint& p : s.points) std::string().swap(p.evidence_detail);
+      s.points.shrink_to_fit();
+      report.series.push_back(std::move(s));
+    }
+  }
+  mark_fleet_changes(report, options.fleet);
+  return report;
 }
 
 }  // namespace placebench::harness::history

@@ -1,9 +1,14 @@
-// A run directory as the store holds it (history.h): read through the check layer's reader
-// (check::load_run_evidence: run.json, every trial line, summary.json or the statistics recomputed) and
-// run.json's context (versions, topology through topo JSON's one reader), never re-parsed here.
+// A run directory as the store holds it (history.h): run.json through its reader (RunDirectory::open) and
+// summary.json through its typed reader when trials.jsonl holds exactly the trials the summary counts (the
+// lines counted, not parsed: the common case, a finished run); otherwise through the check layer's reader
+// (check::load_run_evidence: every trial line checked, the statistics recomputed when the summary is missing
+// or older than the trials). run.json's context (versions, topology through topo JSON's one reader) is never
+// re-parsed here.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <filesystem>
+#include <fstream>
 
 #include "placebench/harness/admission/admission.h"
 #include "placebench/harness/check/evaluate.h"
@@ -113,14 +118,47 @@ void read_start_time(const json& run, const std::string& dir, StoredRun& out) {
   out.start_epoch_s = epoch;
 }
 
-}  // namespace
+// What the store needs of a finished run without parsing every trial line: run.json (checked on open) and
+// summary.json (its typed reader, every field checked), when trials.jsonl holds exactly the summary's trials,
+// each on its own non-empty line. Anything else (no summary, a cut or extra line, a file that cannot be read)
+// is nullopt: the full reader then reads it and says what is wrong, as `check` would.
+std::optional<std::pair<RunDirectory, RunSummary>> read_summarised(const std::string& dir) {
+  std::error_code ec;
+  if (!fs::is_regular_file(fs::path(dir) / "run.json", ec)) return std::nullopt;  // not a run, or a node check
+  RunDirectory rd = RunDirectory::open(dir);
+  if (!rd.has_summary() || !rd.config()) return std::nullopt;
+  RunSummary summary = rd.read_summary();
+  const fs::path trials = fs::path(dir) / "trials.jsonl";
+  const std::uintmax_t bytes = fs::is_regular_file(trials, ec) ? fs::file_size(trials, ec) : 0;
+  std::ifstream in(trials, std::ios::binary);
+  if (ec || bytes == 0 || !in) return std::nullopt;
+  std::string text(static_cast<std::size_t>(bytes), '\0');
+  if (!in.read(text.data(), static_cast<std::streamsize>(text.size())) || in.peek() != std::char_traits<char>::eof())
+    return std::nullopt;  // changed while read: the full reader decides
+  if (text.empty() || text.front() == '\n' || text.back() != '\n' || text.find("\n\n") != std::string::npos)
+    return std::nullopt;
+  if (static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')) != summary.trials) return std::nullopt;
+  return std::pair{std::move(rd), std::move(summary)};
+}
 
-StoredRun read_stored_run(const std::string& dir) {
+// Every trial line read (check::load_run_evidence): the statistics of the trials the file holds.
+std::pair<RunDirectory, RunSummary> read_with_trials(const std::string& dir) {
   check::RunEvidence ev = check::load_run_evidence(dir);
   if (ev.node_check)
     throw InputError(fmt::format("{}: a GPU node check's output, not a run; the store holds the directories of "
                                  "`placebench run`", dir));
   RunDirectory rd = RunDirectory::open(dir);
+  RunSummary summary = *ev.summary;
+  // A summary of fewer trials than the file holds (the run went on after it was written): the trials' own.
+  if (summary.trials < ev.trials.size()) summary = RunSummary{analyze_run(*rd.config(), ev.trials), summary.complete, ev.trials.size()};
+  return {std::move(rd), std::move(summary)};
+}
+
+}  // namespace
+
+StoredRun read_stored_run(const std::string& dir) {
+  std::optional<std::pair<RunDirectory, RunSummary>> summarised = read_summarised(dir);
+  auto [rd, summary] = summarised ? std::move(*summarised) : read_with_trials(dir);
   const json& run = rd.run();
   StoredRun out;
   out.key = detail::fnv1a64_hex(run.dump());  // run.json's content, whatever the path or the file's spacing
@@ -130,11 +168,8 @@ StoredRun read_stored_run(const std::string& dir) {
   fs::path absolute = fs::weakly_canonical(dir, ec);
   out.dir = ec ? dir : absolute.string();
   read_start_time(run, dir, out);
-  RunSummary summary = *ev.summary;
-  // A summary of fewer trials than the file holds (the run went on after it was written): the trials' own.
-  if (summary.trials < ev.trials.size()) summary = RunSummary{analyze_run(*rd.config(), ev.trials), summary.complete, ev.trials.size()};
   out.complete = summary.complete;
-  out.trials = static_cast<std::int64_t>(ev.trials.size());
+  out.trials = static_cast<std::int64_t>(summary.trials);
   out.config_name = rd.config()->name;
   out.evidence = read_evidence(run, dir);
   read_results(summary, out);

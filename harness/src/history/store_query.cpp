@@ -136,6 +136,19 @@ std::vector<StoredRun> Store::list(const HistoryFilter& filter) const {
   }
 }
 
+std::vector<std::string> Store::nodes(const HistoryFilter& filter) const {
+  try {
+    Where w = run_conditions(filter);
+    Statement s = impl_->db.prepare(fmt::format("SELECT DISTINCT r.node FROM runs r{} ORDER BY r.node", w.sql));
+    bind_all(s, w.texts, w.numbers);
+    std::vector<std::string> nodes;
+    while (s.step()) nodes.push_back(s.text(0));
+    return nodes;
+  } catch (const detail::SqliteError& e) {
+    detail::fail(e, impl_->path, impl_->options.busy_timeout_s);
+  }
+}
+
 std::vector<StoredRun> Store::show(const HistoryFilter& filter) const {
   try {
     std::vector<StoredRun> runs = query_runs(impl_->db, filter);

@@ -61,6 +61,8 @@ struct ChangesOptions {
 std::vector<HistorySeries> build_series(const std::vector<StoredRun>& runs);
 // Every series' change points, their attribution, and the fleet changes.
 ChangesReport find_changes(const std::vector<StoredRun>& runs, const ChangesOptions& options = {});
+// The store's, read node by node (one node's rows held at a time); each point's evidence_detail is
+// released once its series is detected (empty in the report).
 ChangesReport find_changes(const Store& store, const HistoryFilter& filter, const ChangesOptions& options = {});
 
 // The points of a series as the detector takes them.

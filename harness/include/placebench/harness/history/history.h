@@ -2,7 +2,8 @@
 // without replacing them (the run directory stays the record). Per run: its identity (a digest of run.json,
 // so a run is one run whatever path it is added by), its node, start time and the node's evidence (versions,
 // topology digest, NUMA nodes); per (run, class, arm, metric): the statistic, its CI over rounds, the verdict.
-//   - read_stored_run reads a run directory through the check layer's reader (check::load_run_evidence);
+//   - read_stored_run reads a run directory: run.json and summary.json (each through its checked reader) when
+//     trials.jsonl holds the summary's trials, else every trial line (check::load_run_evidence);
 //   - Store opens (or creates) the file, refuses a damaged, foreign or newer one without touching it, adds
 //     runs (each in its own savepoint; a batch per transaction) and answers the queries of list and show.
 // Plain data; the printers (history_print.cpp) render it as a table or JSON.
@@ -62,8 +63,10 @@ struct StoredRun {
   std::vector<StoredResult> results;  // class, arm, metric order
 };
 
-// Reads one run directory (run.json, trials.jsonl, summary.json or the statistics recomputed) into what the
-// store holds. InputError for a directory that is not a complete-enough run (no trials, damage, a node check).
+// Reads one run directory into what the store holds: run.json and summary.json, both checked, when
+// trials.jsonl holds as many lines as the summary counts trials (its lines are counted, not parsed); else
+// run.json, every trial line and summary.json or the statistics recomputed (check::load_run_evidence).
+// InputError for a directory that is not a complete-enough run (no trials, damage, a node check).
 StoredRun read_stored_run(const std::string& dir);
 
 // Every run directory under each DIR (a run directory, a folder of them, or of <node>/<run>), as `fleet`
@@ -113,6 +116,8 @@ class Store {
   std::vector<StoredRun> list(const HistoryFilter& filter) const;
   // The same runs with their matching results.
   std::vector<StoredRun> show(const HistoryFilter& filter) const;
+  // The nodes of the runs matching the filter, each once, in order.
+  std::vector<std::string> nodes(const HistoryFilter& filter) const;
   std::int64_t run_count() const;
 
  private:
@@ -121,14 +126,16 @@ class Store {
   std::unique_ptr<Impl> impl_;
 };
 
-// `history add`: each run directory read (read_stored_run) and added, `batch` runs per transaction (the
-// reading outside it, so another writer waits only for the inserts). A directory that cannot be read is
-// not added and is listed with the reason; the others are.
+// `history add`: each run directory read (read_stored_run, `threads` directories at once; 0: one per
+// core) and added in the order given, `batch` runs per transaction (the reading outside it, so another
+// writer waits only for the inserts). A directory that cannot be read is not added and is listed with the
+// reason; the others are.
 struct AddReport {
   std::vector<AddOutcome> outcomes;
   std::vector<std::pair<std::string, std::string>> not_added;  // (dir, reason)
 };
-AddReport add_run_dirs(Store& store, const std::vector<std::string>& run_dirs, std::size_t batch = 256);
+AddReport add_run_dirs(Store& store, const std::vector<std::string>& run_dirs, std::size_t batch = 256,
+                       std::size_t threads = 0);
 
 // Printers (history_print.cpp): tables that fit 100 columns, and the JSON of each command.
 std::string render_add_table(const AddReport& report);
