@@ -74,10 +74,14 @@ TEST(ReportOutput, PrintsTheEscapedTableOrTheJsonAndCallsOnlyThatPrinter) {
   EXPECT_EQ(json.table_calls, 0);
 }
 
-TEST(ReportOutput, ACommandWithOutMakesItsJsonEvenWhenOutIsNotGiven) {
+TEST(ReportOutput, ACommandWithOutMakesItsJsonOnlyWhenOutIsGiven) {
   Emitted e = emit(ReportTargets::with_out(check_output("--out", "", false), false));
-  EXPECT_EQ(e.json_calls, 1);
+  EXPECT_EQ(e.json_calls, 0);
   EXPECT_EQ(e.table_calls, 1);
+  const std::string path = temp_dir("given") + "/r.json";
+  Emitted given = emit(ReportTargets::with_out(check_output("--out", path, false), false));
+  EXPECT_EQ(given.json_calls, 1);
+  EXPECT_EQ(given.table_calls, 1);
 }
 
 TEST(ReportOutput, OutIsWrittenWholeAndTheTableStillPrinted) {

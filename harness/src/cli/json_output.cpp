@@ -40,7 +40,7 @@ ReportTargets ReportTargets::with_out(const OutputTarget& out, bool json) {
 
 void emit_report(const ReportTargets& to, const ReportPrinters& printers) {
   const bool taken = stdout_is_taken(to);
-  const bool has_out = !to.out.option.empty();
+  const bool has_out = to.out.given();  // the JSON is built only when --out or --json asks for it
   std::string json;
   if (printers.json && (has_out || (to.print_json && !taken))) json = printers.json();
   write_output(to.out, json);  // nothing when --out was not given
