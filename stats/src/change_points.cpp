@@ -1,6 +1,8 @@
 // detect_change_points: binary segmentation driven by the permutation-tested robust CUSUM of
 // change_points_scan.cpp. Each segment (the whole series first) is scanned; a significant split that also
-// passes the CI-aware gate is a change, and both sides are scanned in turn, down to 2 * min_segment runs.
+// passes the CI-aware gate is a change (its split refined to where the medians fit best; a step of more
+// than kObviousScales within-side noise scales needs no permutation test, which short series cannot pass),
+// and both sides are scanned in turn, down to 2 * min_segment runs.
 // Levels are the medians of the final segments on either side (docs/statistics.md, "Change points").
 #include <algorithm>
 #include <cmath>
@@ -62,9 +64,14 @@ std::vector<Found> segment_series(std::span<const SeriesPoint> series, std::span
     work.pop_back();
     if (last - first < 2 * options.min_segment) continue;
     const unsigned long long stream = (static_cast<unsigned long long>(first) << 32) ^ last;
-    const detail::ScanResult scan = detail::scan_segment(values.subspan(first, last - first), options, stream);
+    const std::span<const double> segment = values.subspan(first, last - first);
+    const double floor = detail::run_ci_floor(series.subspan(first, last - first), options.run_ci_confidence);
+    const double scale = detail::difference_scale(segment, floor);
+    detail::ScanResult scan = detail::scan_segment(segment, scale, options, stream);
+    if (scan.significant) scan.split = detail::refine_split(segment, scan.split, scale * options.clip, options.min_segment);
+    else scan = detail::obvious_step(segment, floor, options.min_segment);
     if (!scan.significant) continue;
-    if (!detail::change_passes_gate(series.subspan(first, last - first), scan.split, options)) continue;
+    if (!detail::change_passes_gate(segment, floor, scan.split, options)) continue;
     const std::size_t at = first + scan.split;
     found.push_back({at, scan.p_value});
     work.emplace_back(first, at);

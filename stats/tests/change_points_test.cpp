@@ -247,3 +247,51 @@ TEST(ChangePoints, ResultsAreDeterministicForASeed) {
     EXPECT_EQ(a[i].level_after, b[i].level_after);
   }
 }
+
+// A noise-free or nearly constant series: the noise scale must come from within the segments (and the runs'
+// CIs), not from the spread of the whole series, which the step itself makes (or which is 0); the step must
+// be found where it is, however short the series.
+TEST(ChangePoints, StepsOnNoiseFreeSeriesAreFoundWhereTheyAre) {
+  auto check = [](std::size_t n, std::size_t at, double factor, double noise, double ci) {
+    std::vector<SeriesPoint> s = flat(n, 100.0, noise, ci, 7);
+    step(s, at, factor);
+    const auto changes = detect_change_points(s, {});
+    ASSERT_EQ(changes.size(), 1u) << n << " runs, step x" << factor << " at " << at << ", noise " << noise
+                                  << ", ci " << ci;
+    EXPECT_EQ(changes[0].index, at) << n << " runs, step x" << factor << ", noise " << noise << ", ci " << ci;
+    EXPECT_NEAR(changes[0].relative_change, factor - 1.0, 1e-6);
+    EXPECT_LE(changes[0].p_value, 0.01);
+  };
+  for (const double noise : {0.0, 1e-9})
+    for (const double ci : {0.0, 1e-9})
+      for (const double factor : {1.3, 0.7}) {
+        for (const std::size_t n : {6u, 10u})
+          for (std::size_t at = 3; at + 3 <= n; ++at) check(n, at, factor, noise, ci);
+        for (const std::size_t at : {3u, 15u, 30u, 47u, 54u, 57u}) check(60, at, factor, noise, ci);
+      }
+  std::vector<SeriesPoint> s = flat(60, 100.0, 0.0, 0.0, 7);  // two steps, exactly constant between
+  step(s, 20, 1.3);
+  step(s, 40, 0.5);
+  const auto changes = detect_change_points(s, {});
+  ASSERT_EQ(changes.size(), 2u);
+  EXPECT_EQ(changes[0].index, 20u);
+  EXPECT_EQ(changes[1].index, 40u);
+}
+
+TEST(ChangePoints, ConstantSeriesGiveNone) {
+  for (const std::size_t n : {6u, 10u, 60u}) {
+    EXPECT_TRUE(detect_change_points(flat(n, 100.0, 0.0, 0.0, 1), {}).empty()) << n;
+    EXPECT_TRUE(detect_change_points(flat(n, 100.0, 0.0, 0.01, 1), {}).empty()) << n;
+    // Noise far below the runs' CIs: nothing the runs can resolve.
+    EXPECT_TRUE(detect_change_points(flat(n, 100.0, 1e-9, 0.01, 1), {}).empty()) << n;
+  }
+  std::vector<SeriesPoint> s = flat(60, 100.0, 0.0, 0.0, 1);
+  s[20].value = 130.0;  // one outlier, or two together, on an exactly constant series: not a level change
+  s[20].ci_lower = s[20].ci_upper = 130.0;
+  EXPECT_TRUE(detect_change_points(s, {}).empty());
+  s[21] = s[20];
+  EXPECT_TRUE(detect_change_points(s, {}).empty());
+  std::vector<SeriesPoint> short_series = flat(8, 100.0, 0.0, 0.0, 1);
+  short_series[3].value = short_series[4].value = 130.0;
+  EXPECT_TRUE(detect_change_points(short_series, {}).empty());
+}
