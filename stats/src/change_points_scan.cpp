@@ -7,7 +7,7 @@
 // like a step and costs little power on Gaussian noise.
 #include <algorithm>
 #include <cmath>
-#include <cstdint>
+#include <functional>
 #include <numbers>
 #include <vector>
 
@@ -16,33 +16,6 @@
 
 namespace placebench::stats::detail {
 namespace {
-
-// SplitMix64 (Steele, Lea, Flood 2014): tiny, fast and the same on every platform, so a seed gives the
-// same permutations everywhere (std::shuffle's use of the engine is implementation-defined).
-struct SplitMix {
-  std::uint64_t state;
-  std::uint64_t next() {
-    std::uint64_t z = (state += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-  }
-  std::size_t below(std::size_t bound) { return static_cast<std::size_t>(next() % bound); }
-};
-
-std::vector<double> robust_scores(std::span<const double> values, double scale, double clip) {
-  const double center = median_of(values);
-  std::vector<double> y(values.size());
-  double sum = 0.0;
-  for (std::size_t i = 0; i < values.size(); ++i) {
-    const double d = values[i] - center;
-    y[i] = scale > 0.0 ? std::clamp(d / scale, -clip, clip) : d;
-    sum += y[i];
-  }
-  const double mean = sum / static_cast<double>(y.size());
-  for (double& v : y) v -= mean;  // the CUSUM then needs no total: S_n = 0
-  return y;
-}
 
 // w[k] = sqrt(n / (k (n - k))): the standardization of the CUSUM at split k (unit variance per score).
 std::vector<double> split_weights(std::size_t n) {
@@ -82,6 +55,36 @@ bool permutation_reaches(std::vector<double>& buf, std::span<const double> w, st
 }
 
 }  // namespace
+
+std::vector<double> robust_scores(std::span<const double> values, double scale, double clip) {
+  const double center = median_of(values);
+  std::vector<double> y(values.size());
+  double sum = 0.0;
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    const double d = values[i] - center;
+    y[i] = scale > 0.0 ? std::clamp(d / scale, -clip, clip) : d;
+    sum += y[i];
+  }
+  const double mean = sum / static_cast<double>(y.size());
+  for (double& v : y) v -= mean;  // the CUSUM then needs no total: S_n = 0
+  return y;
+}
+
+PermutationP sequential_permutation_test(std::size_t permutations, double alpha,
+                                         const std::function<bool()>& permutation_reaches) {
+  // Significant iff (1 + c) / (B + 1) <= alpha, c the permutations at least as extreme: stop once c exceeds
+  // that (Besag and Clifford's sequential Monte Carlo test), which makes a flat series cheap.
+  const double c_allowed = std::floor(alpha * static_cast<double>(permutations + 1) - 1.0 + 1e-9);
+  std::size_t c = 0, done = 0;
+  for (; done < permutations; ++done) {
+    if (permutation_reaches() && static_cast<double>(++c) > c_allowed) {
+      ++done;
+      break;
+    }
+  }
+  return {static_cast<double>(1 + c) / static_cast<double>(1 + done),
+          done == permutations && static_cast<double>(c) <= c_allowed};
+}
 
 double median_of(std::span<const double> values) {
   if (values.empty()) return 0.0;
@@ -129,21 +132,12 @@ ScanResult scan_segment(std::span<const double> values, double scale, const Chan
   const std::vector<double> w = split_weights(n);
   r.statistic = observed_maximum(y, w, m, r.split);
   if (!(r.statistic > 0.0)) return r;
-  // Significant iff (1 + c) / (B + 1) <= alpha, c the permutations at least as extreme: stop once c exceeds
-  // that (Besag and Clifford's sequential Monte Carlo test), which makes a flat series cheap.
-  const std::size_t b_total = options.permutations;
-  const double c_allowed = std::floor(options.alpha * static_cast<double>(b_total + 1) - 1.0 + 1e-9);
   const double observed = r.statistic * (1.0 - 1e-12);  // ties in floating point count as reached
   SplitMix rng{options.seed ^ (stream * 0xD1B54A32D192ED03ULL)};
-  std::size_t c = 0, done = 0;
-  for (; done < b_total; ++done) {
-    if (permutation_reaches(y, w, m, observed, rng) && static_cast<double>(++c) > c_allowed) {
-      ++done;
-      break;
-    }
-  }
-  r.p_value = static_cast<double>(1 + c) / static_cast<double>(1 + done);
-  r.significant = done == b_total && static_cast<double>(c) <= c_allowed;
+  const PermutationP p = sequential_permutation_test(
+      options.permutations, options.alpha, [&] { return permutation_reaches(y, w, m, observed, rng); });
+  r.p_value = p.p_value;
+  r.significant = p.significant;
   return r;
 }
 

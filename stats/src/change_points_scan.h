@@ -3,6 +3,8 @@
 // "Change points").
 #pragma once
 #include <cstddef>
+#include <cstdint>
+#include <functional>
 #include <span>
 #include <string>
 #include <vector>
@@ -10,6 +12,19 @@
 #include "placebench/stats/change_points.h"
 
 namespace placebench::stats::detail {
+
+// SplitMix64 (Steele, Lea, Flood 2014): tiny, fast and the same on every platform, so a seed gives the
+// same permutations everywhere (std::shuffle's use of the engine is implementation-defined).
+struct SplitMix {
+  std::uint64_t state;
+  std::uint64_t next() {
+    std::uint64_t z = (state += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+  }
+  std::size_t below(std::size_t bound) { return static_cast<std::size_t>(next() % bound); }
+};
 
 // Median of the values (copies; O(n)). 0 for an empty span.
 double median_of(std::span<const double> values);
@@ -26,6 +41,19 @@ double run_ci_floor(std::span<const SeriesPoint> segment, double run_ci_confiden
 // Robust scale of a segment's values: 1.4826 MAD (0 for fewer than 2 values).
 double mad_scale(std::span<const double> values);
 
+// psi_i = clip((x_i - median) / scale, +-clip), raw deviations when scale is 0, centred to mean 0.
+std::vector<double> robust_scores(std::span<const double> values, double scale, double clip);
+
+// Besag and Clifford's sequential Monte Carlo test: up to `permutations` draws of permutation_reaches()
+// (true: that permutation's statistic is at least the observed one), stopped once p = (1 + c) / (B + 1)
+// can no longer reach alpha; significant iff it did.
+struct PermutationP {
+  double p_value = 1.0;
+  bool significant = false;
+};
+PermutationP sequential_permutation_test(std::size_t permutations, double alpha,
+                                         const std::function<bool()>& permutation_reaches);
+
 // The scan of one segment: its best split (first index of the second part, relative to the segment) and
 // the permutation p-value of the maximal standardized CUSUM of the clipped robust scores.
 struct ScanResult {
@@ -36,6 +64,12 @@ struct ScanResult {
 };
 ScanResult scan_segment(std::span<const double> values, double scale, const ChangePointOptions& options,
                         unsigned long long stream);
+
+// The recent stage (change_points_recent.cpp): the same statistic over the splits that leave k =
+// min_segment..recent_runs runs after them (and min_segment before), permutation p-value at recent_alpha
+// with recent_permutations. `window`: the runs from the last change (or recent_window + recent_runs back).
+ScanResult scan_recent(std::span<const double> window, double scale, const ChangePointOptions& options,
+                       unsigned long long stream);
 
 // The split that a significant scan found, moved (by at most 5 runs, keeping min_segment each side) to
 // where the two medians fit best (least absolute deviations), when the step is larger than `clipped_at`

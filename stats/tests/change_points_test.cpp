@@ -295,3 +295,47 @@ TEST(ChangePoints, ConstantSeriesGiveNone) {
   short_series[3].value = short_series[4].value = 130.0;
   EXPECT_TRUE(detect_change_points(short_series, {}).empty());
 }
+
+// The recent stage: a step in the last 3-5 runs, which binary segmentation over all splits often misses,
+// is found where it is; it is off with recent_runs 0; a single outlier at the end is no change.
+TEST(ChangePoints, RecentStepsAreFoundByTheRecentStage) {
+  ChangePointOptions off;
+  off.recent_runs = 0;
+  std::size_t with_stage = 0, without = 0;
+  for (unsigned seed = 1; seed <= 20; ++seed) {
+    std::vector<SeriesPoint> s = flat(60, 100.0, 0.02, 0.01, seed);
+    step(s, 57, 1.06);  // the last 3 runs at +6% (3 noise scales)
+    for (const ChangePoint& c : detect_change_points(s, {}))
+      if (c.index >= 54 && c.index <= 58) {
+        ++with_stage;
+        EXPECT_GT(c.relative_change, 0.0);
+      }
+    for (const ChangePoint& c : detect_change_points(s, off)) without += c.index >= 54 && c.index <= 58 ? 1 : 0;
+  }
+  EXPECT_GE(with_stage, 16u) << "without the stage: " << without;
+  EXPECT_GT(with_stage, without);
+  std::vector<SeriesPoint> s = flat(60, 100.0, 0.0, 0.0, 1);  // noise-free: exactly at the step
+  step(s, 57, 0.9);
+  auto changes = detect_change_points(s, {});
+  ASSERT_EQ(changes.size(), 1u);
+  EXPECT_EQ(changes[0].index, 57u);
+  std::size_t false_changes = 0;
+  for (unsigned seed = 1; seed <= 20; ++seed) {
+    std::vector<SeriesPoint> o = flat(60, 100.0, 0.02, 0.01, 100 + seed);
+    o.back().value *= 1.5;  // one outlier as the last run
+    false_changes += detect_change_points(o, {}).size();
+  }
+  EXPECT_LE(false_changes, 1u);
+}
+
+TEST(ChangePoints, RecentStageOptionsAreChecked) {
+  const std::vector<SeriesPoint> s = flat(20, 10.0, 0.01, 0.01, 1);
+  ChangePointOptions o;
+  o.recent_alpha = 1.0;
+  EXPECT_THROW(detect_change_points(s, o), std::invalid_argument);
+  o = {};
+  o.recent_permutations = 99;  // 1/100 > recent_alpha 0.007
+  EXPECT_THROW(detect_change_points(s, o), std::invalid_argument);
+  o.recent_runs = 0;  // the stage off: its permutations do not matter
+  EXPECT_NO_THROW(detect_change_points(s, o));
+}
