@@ -79,14 +79,18 @@ Detector shipped(const stats::ChangePointOptions& options) {
   };
 }
 
-// The shipped detector with `options` (the defaults unless --recent-* say otherwise), the same without its
-// recent stage (the detector before it was added), and the two alternatives.
+// The shipped detector with `options` (the defaults unless flags say otherwise), the same without its recent
+// stage, the detector as it was before the recent stage (binary segmentation alone at alpha 0.01), and the
+// two alternatives.
 std::vector<Method> methods(const stats::ChangePointOptions& options) {
-  stats::ChangePointOptions without_recent = options;
+  stats::ChangePointOptions without_recent = options, before = options;
   without_recent.recent_runs = 0;
+  before.recent_runs = 0;
+  before.alpha = 0.01;
   return {
-      {"robust CUSUM + recent stage (shipped)", shipped(options)},
-      {"robust CUSUM alone (no recent stage)", shipped(without_recent)},
+      {fmt::format("robust CUSUM at {} + recent stage (shipped)", options.alpha), shipped(options)},
+      {fmt::format("robust CUSUM at {}, no recent stage", options.alpha), shipped(without_recent)},
+      {"robust CUSUM at 0.01 alone (before)", shipped(before)},
       {"t-test binary segmentation",
        [](std::span<const stats::SeriesPoint> s) { return pbb::ttest_binary_segmentation(values_of(s), 0.01, 3); }},
       {"Pettitt binary segmentation",
