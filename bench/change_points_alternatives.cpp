@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "placebench/stats/normal.h"
+#include "placebench/stats/split_t.h"
 
 namespace placebench::bench {
 namespace {
@@ -45,25 +46,9 @@ double t_quantile(double p, double df) {
 }
 
 Split ttest_split(std::span<const double> x, double alpha, std::size_t m) {
-  const std::size_t n = x.size();
-  double s1 = 0.0, s2 = 0.0;
-  for (const double v : x) s1 += v - x[0], s2 += (v - x[0]) * (v - x[0]);
-  double b1 = 0.0, b2 = 0.0, best = -1.0;
-  Split out;
-  for (std::size_t k = 1; k + m <= n; ++k) {
-    const double v = x[k - 1] - x[0];
-    b1 += v, b2 += v * v;
-    if (k < m) continue;
-    const double kb = static_cast<double>(k), ka = static_cast<double>(n - k);
-    const double mb = b1 / kb, ma = (s1 - b1) / ka;
-    const double ss = (b2 - kb * mb * mb) + (s2 - b2 - ka * ma * ma);
-    const double sp = std::sqrt(std::max(ss, 0.0) / static_cast<double>(n - 2));
-    const double t = sp > 0.0 ? std::fabs(mb - ma) / (sp * std::sqrt(1.0 / kb + 1.0 / ka)) : 0.0;
-    if (t > best) best = t, out.at = k;
-  }
-  const double splits = static_cast<double>(n - 2 * m + 1);
-  out.significant = best > t_quantile(1.0 - alpha / (2.0 * splits), static_cast<double>(n - 2));
-  return out;
+  const stats::SplitT best = stats::max_split_t(x, m);
+  const double splits = static_cast<double>(x.size() - 2 * m + 1);
+  return {best.split, best.t > t_quantile(1.0 - alpha / (2.0 * splits), static_cast<double>(x.size() - 2))};
 }
 
 // Pettitt (1979): U_k = 2 sum_{i<=k} r_i - k (n + 1), K = max |U_k|, p ~ 2 exp(-6 K^2 / (n^3 + n^2)).

@@ -4,7 +4,9 @@
 // (the detector rerun as each run arrives, as CI would); (b) false alarms per 100 runs on flat histories,
 // with drift, with Student t3 noise and with lognormal outliers, offline and when rerun after every run;
 // (c) a step at an evidence change attributed to it; (d) the time to detect 6,000 series x 100 runs.
-// Usage: placebench-change-points-sim [--histories N] [--series N] [--seed S]
+// Usage: placebench-change-points-sim [--histories N] [--series N] [--seed S] [--alpha A] [--permutations B]
+//        [--recent-runs K]
+//        [--recent-window W] [--recent-alpha A]   (the detector's levels and recent stage, for calibration)
 #include <fmt/format.h>
 #include <sys/resource.h>
 
@@ -69,14 +71,26 @@ std::vector<double> values_of(std::span<const stats::SeriesPoint> s) {
   return v;
 }
 
-std::vector<Method> methods() {
+Detector shipped(const stats::ChangePointOptions& options) {
+  return [options](std::span<const stats::SeriesPoint> s) {
+    std::vector<std::size_t> idx;
+    for (const auto& c : stats::detect_change_points(s, options)) idx.push_back(c.index);
+    return idx;
+  };
+}
+
+// The shipped detector with `options` (the defaults unless flags say otherwise), the same without its recent
+// stage, the detector as it was before the recent stage (binary segmentation alone at alpha 0.01), and the
+// two alternatives.
+std::vector<Method> methods(const stats::ChangePointOptions& options) {
+  stats::ChangePointOptions without_recent = options, before = options;
+  without_recent.recent_runs = 0;
+  before.recent_runs = 0;
+  before.alpha = 0.01;
   return {
-      {"robust CUSUM, permutation (shipped)",
-       [](std::span<const stats::SeriesPoint> s) {
-         std::vector<std::size_t> idx;
-         for (const auto& c : stats::detect_change_points(s, {})) idx.push_back(c.index);
-         return idx;
-       }},
+      {fmt::format("robust CUSUM at {} + recent stage (shipped)", options.alpha), shipped(options)},
+      {fmt::format("robust CUSUM at {}, no recent stage", options.alpha), shipped(without_recent)},
+      {"robust CUSUM at 0.01 alone (before)", shipped(before)},
       {"t-test binary segmentation",
        [](std::span<const stats::SeriesPoint> s) { return pbb::ttest_binary_segmentation(values_of(s), 0.01, 3); }},
       {"Pettitt binary segmentation",
@@ -147,7 +161,8 @@ FalseAlarms null_histories(const Detector& d, const History& spec, std::size_t h
   return {f.offline / static_cast<double>(histories), f.sequential / static_cast<double>(histories)};
 }
 
-double attribution_share(std::size_t histories, std::uint64_t seed, double& found_share) {
+double attribution_share(const stats::ChangePointOptions& options, std::size_t histories, std::uint64_t seed,
+                         double& found_share) {
   std::mt19937_64 rng(seed);
   std::uniform_int_distribution<std::size_t> where(30, 70);
   std::size_t found = 0, attributed = 0;
@@ -156,7 +171,7 @@ double attribution_share(std::size_t histories, std::uint64_t seed, double& foun
     spec.step_at = where(rng);
     spec.step = h % 2 == 0 ? 0.05 : -0.05;
     spec.evidence_at_step = true;
-    for (const auto& c : stats::detect_change_points(simulate(spec, rng), {})) {
+    for (const auto& c : stats::detect_change_points(simulate(spec, rng), options)) {
       if (!near({spec.step_at}, c.index, 3)) continue;
       ++found;
       attributed += c.at_evidence_change && c.evidence_change == "driver 550.54 -> 560.28" ? 1u : 0u;
@@ -186,7 +201,7 @@ void print_rates(const std::vector<Method>& ms, std::size_t histories, std::uint
   }
 }
 
-void print_scale(std::size_t series, std::uint64_t seed) {
+void print_scale(const stats::ChangePointOptions& options, std::size_t series, std::uint64_t seed) {
   std::mt19937_64 rng(seed);
   std::vector<std::vector<stats::SeriesPoint>> all(series);
   for (std::size_t i = 0; i < series; ++i) {
@@ -196,7 +211,7 @@ void print_scale(std::size_t series, std::uint64_t seed) {
   }
   const auto t0 = std::chrono::steady_clock::now();
   std::size_t changes = 0;
-  for (const auto& s : all) changes += stats::detect_change_points(s, {}).size();
+  for (const auto& s : all) changes += stats::detect_change_points(s, options).size();
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   rusage ru{};
   getrusage(RUSAGE_SELF, &ru);
@@ -209,24 +224,32 @@ void print_scale(std::size_t series, std::uint64_t seed) {
 int main(int argc, char** argv) {
   std::size_t histories = 1000, series = 6000;
   std::uint64_t seed = 20261205;
+  stats::ChangePointOptions options;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string flag = argv[i];
     const auto value = std::strtoull(argv[i + 1], nullptr, 10);
     if (flag == "--histories") histories = value;
     else if (flag == "--series") series = value;
     else if (flag == "--seed") seed = value;
+    else if (flag == "--alpha") options.alpha = std::strtod(argv[i + 1], nullptr);
+    else if (flag == "--permutations") options.permutations = value;
+    else if (flag == "--recent-runs") options.recent_runs = value;
+    else if (flag == "--recent-window") options.recent_window = value;
+    else if (flag == "--recent-alpha") options.recent_alpha = std::strtod(argv[i + 1], nullptr);
     else {
-      fmt::print(stderr, "placebench-change-points-sim: unknown option {}; use --histories, --series, --seed\n", flag);
+      fmt::print(stderr, "placebench-change-points-sim: unknown option {}; use --histories, --series, --seed, "
+                 "--alpha, --permutations, --recent-runs, --recent-window, --recent-alpha\n", flag);
       return 2;
     }
   }
-  fmt::print("{} histories of 100 runs per scenario, seed {}; false alarms as offline / rerun after each run, "
-             "per series\n\n", histories, seed);
-  print_rates(methods(), histories, seed);
+  fmt::print("{} histories of 100 runs per scenario, seed {}; alpha {}, recent stage: last {} runs against {} "
+             "before, alpha {}; false alarms as offline / rerun after each run, per series\n\n", histories, seed,
+             options.alpha, options.recent_runs, options.recent_window, options.recent_alpha);
+  print_rates(methods(options), histories, seed);
   double found = 0.0;
-  const double attributed = attribution_share(histories, seed + 100, found);
+  const double attributed = attribution_share(options, histories, seed + 100, found);
   fmt::print("\nattribution: step at a driver change found (+-3 runs) in {:.3f} of histories, attributed in {:.3f} "
              "of those\n", found, attributed);
-  print_scale(series, seed + 200);
+  print_scale(options, series, seed + 200);
   return 0;
 }

@@ -1,13 +1,13 @@
 // The test behind detect_change_points: a robust CUSUM scanned over every split of a segment, its null
 // distribution by permutation of the segment's own scores, and the CI-aware gate (docs/statistics.md,
 // "Change points"). Scores are psi(x) = clip((x - median) / s, +-c), s the noise scale from first
-// differences; the statistic is max_k |S_k| sqrt(n / (k (n - k))) over the allowed splits, S_k the sum of
+// differences floored by the runs' CIs (raw deviations when s is 0: exactly constant runs, no CI); the statistic is max_k |S_k| sqrt(n / (k (n - k))) over the allowed splits, S_k the sum of
 // the first k centred scores. Under "no change" the runs are exchangeable, so the permutation p-value is
 // exact whatever the noise's distribution (heavy tails, outliers); the clip keeps one outlier from looking
 // like a step and costs little power on Gaussian noise.
 #include <algorithm>
 #include <cmath>
-#include <cstdint>
+#include <functional>
 #include <numbers>
 #include <vector>
 
@@ -16,33 +16,6 @@
 
 namespace placebench::stats::detail {
 namespace {
-
-// SplitMix64 (Steele, Lea, Flood 2014): tiny, fast and the same on every platform, so a seed gives the
-// same permutations everywhere (std::shuffle's use of the engine is implementation-defined).
-struct SplitMix {
-  std::uint64_t state;
-  std::uint64_t next() {
-    std::uint64_t z = (state += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-  }
-  std::size_t below(std::size_t bound) { return static_cast<std::size_t>(next() % bound); }
-};
-
-std::vector<double> robust_scores(std::span<const double> values, double clip) {
-  const double center = median_of(values), scale = difference_scale(values);
-  std::vector<double> y(values.size());
-  double sum = 0.0;
-  for (std::size_t i = 0; i < values.size(); ++i) {
-    const double d = values[i] - center;
-    y[i] = scale > 0.0 ? std::clamp(d / scale, -clip, clip) : d;
-    sum += y[i];
-  }
-  const double mean = sum / static_cast<double>(y.size());
-  for (double& v : y) v -= mean;  // the CUSUM then needs no total: S_n = 0
-  return y;
-}
 
 // w[k] = sqrt(n / (k (n - k))): the standardization of the CUSUM at split k (unit variance per score).
 std::vector<double> split_weights(std::size_t n) {
@@ -83,6 +56,36 @@ bool permutation_reaches(std::vector<double>& buf, std::span<const double> w, st
 
 }  // namespace
 
+std::vector<double> robust_scores(std::span<const double> values, double scale, double clip) {
+  const double center = median_of(values);
+  std::vector<double> y(values.size());
+  double sum = 0.0;
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    const double d = values[i] - center;
+    y[i] = scale > 0.0 ? std::clamp(d / scale, -clip, clip) : d;
+    sum += y[i];
+  }
+  const double mean = sum / static_cast<double>(y.size());
+  for (double& v : y) v -= mean;  // the CUSUM then needs no total: S_n = 0
+  return y;
+}
+
+PermutationP sequential_permutation_test(std::size_t permutations, double alpha,
+                                         const std::function<bool()>& permutation_reaches) {
+  // Significant iff (1 + c) / (B + 1) <= alpha, c the permutations at least as extreme: stop once c exceeds
+  // that (Besag and Clifford's sequential Monte Carlo test), which makes a flat series cheap.
+  const double c_allowed = std::floor(alpha * static_cast<double>(permutations + 1) - 1.0 + 1e-9);
+  std::size_t c = 0, done = 0;
+  for (; done < permutations; ++done) {
+    if (permutation_reaches() && static_cast<double>(++c) > c_allowed) {
+      ++done;
+      break;
+    }
+  }
+  return {static_cast<double>(1 + c) / static_cast<double>(1 + done),
+          done == permutations && static_cast<double>(c) <= c_allowed};
+}
+
 double median_of(std::span<const double> values) {
   if (values.empty()) return 0.0;
   std::vector<double> v(values.begin(), values.end());
@@ -102,62 +105,55 @@ double mad_scale(std::span<const double> values) {
   return 1.482602218505602 * median_of(dev);
 }
 
-double difference_scale(std::span<const double> values) {
-  if (values.size() < 2) return 0.0;
+double difference_scale(std::span<const double> values, double floor) {
+  if (values.size() < 2) return floor;
   std::vector<double> diff(values.size() - 1);
   for (std::size_t i = 0; i + 1 < values.size(); ++i) diff[i] = std::fabs(values[i + 1] - values[i]);
-  const double s = median_of(diff) / (0.6744897501960817 * std::numbers::sqrt2);
-  return s > 0.0 ? s : mad_scale(values);
+  return std::max(median_of(diff) / (0.6744897501960817 * std::numbers::sqrt2), floor);
 }
 
-ScanResult scan_segment(std::span<const double> values, const ChangePointOptions& options,
+double run_ci_floor(std::span<const SeriesPoint> segment, double run_ci_confidence) {
+  if (segment.empty()) return 0.0;
+  const double z = normal_quantile(0.5 + run_ci_confidence / 2.0);
+  double sum_sq = 0.0;
+  for (const SeriesPoint& p : segment) {
+    const double se = (p.ci_upper - p.ci_lower) / (2.0 * z);
+    sum_sq += se * se;
+  }
+  return std::sqrt(sum_sq / static_cast<double>(segment.size()));
+}
+
+ScanResult scan_segment(std::span<const double> values, double scale, const ChangePointOptions& options,
                         unsigned long long stream) {
   ScanResult r;
   const std::size_t n = values.size(), m = options.min_segment;
   if (n < 2 * m) return r;
-  std::vector<double> y = robust_scores(values, options.clip);
+  std::vector<double> y = robust_scores(values, scale, options.clip);
   const std::vector<double> w = split_weights(n);
   r.statistic = observed_maximum(y, w, m, r.split);
   if (!(r.statistic > 0.0)) return r;
-  // Significant iff (1 + c) / (B + 1) <= alpha, c the permutations at least as extreme: stop once c exceeds
-  // that (Besag and Clifford's sequential Monte Carlo test), which makes a flat series cheap.
-  const std::size_t b_total = options.permutations;
-  const double c_allowed = std::floor(options.alpha * static_cast<double>(b_total + 1) - 1.0 + 1e-9);
   const double observed = r.statistic * (1.0 - 1e-12);  // ties in floating point count as reached
   SplitMix rng{options.seed ^ (stream * 0xD1B54A32D192ED03ULL)};
-  std::size_t c = 0, done = 0;
-  for (; done < b_total; ++done) {
-    if (permutation_reaches(y, w, m, observed, rng) && static_cast<double>(++c) > c_allowed) {
-      ++done;
-      break;
-    }
-  }
-  r.p_value = static_cast<double>(1 + c) / static_cast<double>(1 + done);
-  r.significant = done == b_total && static_cast<double>(c) <= c_allowed;
+  const PermutationP p = sequential_permutation_test(
+      options.permutations, options.alpha, [&] { return permutation_reaches(y, w, m, observed, rng); });
+  r.p_value = p.p_value;
+  r.significant = p.significant;
   return r;
 }
 
-bool change_passes_gate(std::span<const SeriesPoint> segment, std::size_t split, const ChangePointOptions& options) {
-  std::vector<double> values(segment.size());
-  double se_sum_sq = 0.0;
-  const double z = normal_quantile(0.5 + options.run_ci_confidence / 2.0);
-  for (std::size_t i = 0; i < segment.size(); ++i) {
-    values[i] = segment[i].value;
-    const double se = (segment[i].ci_upper - segment[i].ci_lower) / (2.0 * z);
-    se_sum_sq += se * se;
-  }
-  const std::span<const double> all(values);
-  const double before = median_of(all.first(split)), after = median_of(all.subspan(split));
+bool change_passes_gate(std::span<const double> values, double floor, std::size_t split,
+                        const ChangePointOptions& options) {
+  const double before = median_of(values.first(split)), after = median_of(values.subspan(split));
   if (options.min_relative_change > 0.0) {
     const double rel = before != 0.0 ? std::fabs(after / before - 1.0) : (after != before ? HUGE_VAL : 0.0);
     if (rel < options.min_relative_change) return false;
   }
-  // Per-run noise: the larger of the between-run scale and the runs' own CI standard errors (RMS); the
-  // medians' standard error is sqrt(pi / 2) times the mean's. The runs' CIs set a floor: a shift the runs
-  // themselves cannot resolve is not a change, however consistent the points happen to be.
-  const double rms_se = std::sqrt(se_sum_sq / static_cast<double>(segment.size()));
-  const double sigma = std::max(difference_scale(all), rms_se);
-  const double nb = static_cast<double>(split), na = static_cast<double>(segment.size() - split);
+  // Per-run noise: the between-run scale within the segments, floored by the runs' own CI standard errors
+  // (RMS); the medians' standard error is sqrt(pi / 2) times the mean's. The runs' CIs set a floor: a shift
+  // the runs themselves cannot resolve is not a change, however consistent the points happen to be.
+  const double z = normal_quantile(0.5 + options.run_ci_confidence / 2.0);
+  const double sigma = difference_scale(values, floor);
+  const double nb = static_cast<double>(split), na = static_cast<double>(values.size() - split);
   const double threshold = z * std::sqrt(std::numbers::pi / 2.0) * sigma * std::sqrt(1.0 / nb + 1.0 / na);
   return std::fabs(after - before) > threshold;
 }

@@ -247,3 +247,95 @@ TEST(ChangePoints, ResultsAreDeterministicForASeed) {
     EXPECT_EQ(a[i].level_after, b[i].level_after);
   }
 }
+
+// A noise-free or nearly constant series: the noise scale must come from within the segments (and the runs'
+// CIs), not from the spread of the whole series, which the step itself makes (or which is 0); the step must
+// be found where it is, however short the series.
+TEST(ChangePoints, StepsOnNoiseFreeSeriesAreFoundWhereTheyAre) {
+  auto check = [](std::size_t n, std::size_t at, double factor, double noise, double ci) {
+    std::vector<SeriesPoint> s = flat(n, 100.0, noise, ci, 7);
+    step(s, at, factor);
+    const auto changes = detect_change_points(s, {});
+    ASSERT_EQ(changes.size(), 1u) << n << " runs, step x" << factor << " at " << at << ", noise " << noise
+                                  << ", ci " << ci;
+    EXPECT_EQ(changes[0].index, at) << n << " runs, step x" << factor << ", noise " << noise << ", ci " << ci;
+    EXPECT_NEAR(changes[0].relative_change, factor - 1.0, 1e-6);
+    EXPECT_LE(changes[0].p_value, 0.01);
+  };
+  for (const double noise : {0.0, 1e-9})
+    for (const double ci : {0.0, 1e-9})
+      for (const double factor : {1.3, 0.7}) {
+        for (const std::size_t n : {6u, 10u})
+          for (std::size_t at = 3; at + 3 <= n; ++at) check(n, at, factor, noise, ci);
+        for (const std::size_t at : {3u, 15u, 30u, 47u, 54u, 57u}) check(60, at, factor, noise, ci);
+      }
+  std::vector<SeriesPoint> s = flat(60, 100.0, 0.0, 0.0, 7);  // two steps, exactly constant between
+  step(s, 20, 1.3);
+  step(s, 40, 0.5);
+  const auto changes = detect_change_points(s, {});
+  ASSERT_EQ(changes.size(), 2u);
+  EXPECT_EQ(changes[0].index, 20u);
+  EXPECT_EQ(changes[1].index, 40u);
+}
+
+TEST(ChangePoints, ConstantSeriesGiveNone) {
+  for (const std::size_t n : {6u, 10u, 60u}) {
+    EXPECT_TRUE(detect_change_points(flat(n, 100.0, 0.0, 0.0, 1), {}).empty()) << n;
+    EXPECT_TRUE(detect_change_points(flat(n, 100.0, 0.0, 0.01, 1), {}).empty()) << n;
+    // Noise far below the runs' CIs: nothing the runs can resolve.
+    EXPECT_TRUE(detect_change_points(flat(n, 100.0, 1e-9, 0.01, 1), {}).empty()) << n;
+  }
+  std::vector<SeriesPoint> s = flat(60, 100.0, 0.0, 0.0, 1);
+  s[20].value = 130.0;  // one outlier, or two together, on an exactly constant series: not a level change
+  s[20].ci_lower = s[20].ci_upper = 130.0;
+  EXPECT_TRUE(detect_change_points(s, {}).empty());
+  s[21] = s[20];
+  EXPECT_TRUE(detect_change_points(s, {}).empty());
+  std::vector<SeriesPoint> short_series = flat(8, 100.0, 0.0, 0.0, 1);
+  short_series[3].value = short_series[4].value = 130.0;
+  EXPECT_TRUE(detect_change_points(short_series, {}).empty());
+}
+
+// The recent stage: a step in the last 3-5 runs, which binary segmentation over all splits often misses,
+// is found where it is; it is off with recent_runs 0; a single outlier at the end is no change.
+TEST(ChangePoints, RecentStepsAreFoundByTheRecentStage) {
+  ChangePointOptions off;
+  off.recent_runs = 0;
+  std::size_t with_stage = 0, without = 0;
+  for (unsigned seed = 1; seed <= 20; ++seed) {
+    std::vector<SeriesPoint> s = flat(60, 100.0, 0.02, 0.01, seed);
+    step(s, 57, 1.06);  // the last 3 runs at +6% (3 noise scales)
+    for (const ChangePoint& c : detect_change_points(s, {}))
+      if (c.index >= 54 && c.index <= 58) {
+        ++with_stage;
+        EXPECT_GT(c.relative_change, 0.0);
+      }
+    for (const ChangePoint& c : detect_change_points(s, off)) without += c.index >= 54 && c.index <= 58 ? 1 : 0;
+  }
+  EXPECT_GE(with_stage, 16u) << "without the stage: " << without;
+  EXPECT_GT(with_stage, without);
+  std::vector<SeriesPoint> s = flat(60, 100.0, 0.0, 0.0, 1);  // noise-free: exactly at the step
+  step(s, 57, 0.9);
+  auto changes = detect_change_points(s, {});
+  ASSERT_EQ(changes.size(), 1u);
+  EXPECT_EQ(changes[0].index, 57u);
+  std::size_t false_changes = 0;
+  for (unsigned seed = 1; seed <= 20; ++seed) {
+    std::vector<SeriesPoint> o = flat(60, 100.0, 0.02, 0.01, 100 + seed);
+    o.back().value *= 1.5;  // one outlier as the last run
+    false_changes += detect_change_points(o, {}).size();
+  }
+  EXPECT_LE(false_changes, 1u);
+}
+
+TEST(ChangePoints, RecentStageOptionsAreChecked) {
+  const std::vector<SeriesPoint> s = flat(20, 10.0, 0.01, 0.01, 1);
+  ChangePointOptions o;
+  o.recent_alpha = 1.0;
+  EXPECT_THROW(detect_change_points(s, o), std::invalid_argument);
+  o = {};
+  o.recent_permutations = 99;  // 1/100 > recent_alpha 0.007
+  EXPECT_THROW(detect_change_points(s, o), std::invalid_argument);
+  o.recent_runs = 0;  // the stage off: its permutations do not matter
+  EXPECT_NO_THROW(detect_change_points(s, o));
+}

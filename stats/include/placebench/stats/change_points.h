@@ -27,7 +27,7 @@ struct SeriesPoint {
 };
 
 struct ChangePointOptions {
-  double alpha = 0.01;              // per-series false-alarm level of the test that accepts a change
+  double alpha = 0.002;             // per-scan false-alarm level of binary segmentation's test
   double min_relative_change = 0.0; // a change smaller than this (fraction of the level) is not reported
   std::size_t min_segment = 3;      // fewest runs on each side of a change
   std::size_t permutations = 999;   // for permutation-based methods; results are deterministic given seed
@@ -36,6 +36,13 @@ struct ChangePointOptions {
   double clip = 3.0;                // robust scores are clipped at +-clip noise scales (Huber-type psi)
   double run_ci_confidence = 0.95;  // the confidence of each run's [ci_lower, ci_upper]
   std::size_t evidence_tolerance = 2;  // an evidence change within +-this many runs of index is attributed
+  // The recent end (docs/statistics.md, "Change points", the recent stage): the last k = min_segment ..
+  // recent_runs runs against the recent_window runs before them (within the last segment), a permutation
+  // test at recent_alpha each time the series is detected; it finds a step a few runs after it.
+  std::size_t recent_runs = 5;           // 0 (or below min_segment) switches the stage off
+  std::size_t recent_window = 40;
+  double recent_alpha = 0.007;
+  std::size_t recent_permutations = 9999;
 };
 
 struct ChangePoint {
@@ -51,8 +58,9 @@ struct ChangePoint {
 };
 
 // The change points of one series, in index order. Throws std::invalid_argument on a non-finite value or
-// inverted CI (ci_lower > ci_upper), and on options out of range (alpha outside (0, 1), min_segment 0,
-// fewer permutations than 1 / alpha - 1, a negative min_relative_change or clip). A series shorter than
+// inverted CI (ci_lower > ci_upper), and on options out of range (alpha or recent_alpha outside (0, 1),
+// min_segment 0, fewer permutations than 1 / alpha - 1 or recent_permutations than 1 / recent_alpha - 1, a
+// negative min_relative_change or clip). A series shorter than
 // 2 * min_segment has none.
 std::vector<ChangePoint> detect_change_points(std::span<const SeriesPoint> series,
                                               const ChangePointOptions& options);
