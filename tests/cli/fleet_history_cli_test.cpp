@@ -134,6 +134,18 @@ void expect_prometheus(const Fleet& f) {
   EXPECT_EQ(r.out.find("placebench_fleet_last_change_timestamp_seconds{host=\"gpu-01\""), std::string::npos);
 }
 
+// The HTML page: the same rows as the table, in a section of their own.
+void expect_html(const Fleet& f) {
+  auto r = pb({"fleet", f.root, "--history", f.db, "--html", "-"});
+  ASSERT_NE(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.out.find("<h2>Changed since (history " + f.db + ")</h2>"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("18 series: 4 beyond &plusmn;10% of their stable level, 4 with a change point, 0 cannot tell"),
+            std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("<tr><td>gpu-02</td><td>staging-gpu0/local</td><td>median"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("2026-12-07T10:00:00Z"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("<tr><td>gpu-01</td>"), std::string::npos) << "a flat node is not listed";
+}
+
 }  // namespace
 
 TEST(FleetHistoryCli, JsonTableAndPrometheusSayWhatChangedSinceTheStableLevelAndWhen) {
@@ -141,6 +153,7 @@ TEST(FleetHistoryCli, JsonTableAndPrometheusSayWhatChangedSinceTheStableLevelAnd
   expect_json(f);
   expect_table(f);
   expect_prometheus(f);
+  expect_html(f);
 }
 
 TEST(FleetHistoryCli, WithoutADatabaseNothingOfItAndARefusedOneIsExitTwo) {
@@ -151,10 +164,11 @@ TEST(FleetHistoryCli, WithoutADatabaseNothingOfItAndARefusedOneIsExitTwo) {
     node.steps = 8;
     write_synthetic_node(f.root + "/" + host + "/run-0", node);
   }
-  for (const char* option : {"--json", "--prometheus"}) {
+  for (const char* option : {"--json", "--prometheus", "--html"}) {
     auto r = pb({"fleet", f.root, option, "-"});
     EXPECT_EQ(r.out.find("changed_since"), std::string::npos) << option;
     EXPECT_EQ(r.out.find("last_change"), std::string::npos) << option;
+    EXPECT_EQ(r.out.find("Changed since"), std::string::npos) << option;
   }
   EXPECT_EQ(pb({"fleet", f.root}).out.find("changed since"), std::string::npos);
   const std::string text = fresh("not-a-store.db");

@@ -1,6 +1,7 @@
 // The fleet report as one self-contained HTML page (no scripts, no external files): a node x metric heat
 // map of the slowdown against the fleet median (red: slower, blue: faster, white: as its peers; a framed
-// cell is a proven slowdown beyond the tolerance), then the suspects with their reasons and the topology.
+// cell is a proven slowdown beyond the tolerance), then the suspects with their reasons and the topology,
+// and with --history what changed since each node's stable level.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -87,6 +88,32 @@ std::string lists(const FleetReport& r) {
   return out;
 }
 
+// --history DB: the series that moved beyond the tolerance from their stable level or have a change point
+// (as the table lists them; the JSON has every series), with the change's date and the evidence it is put to.
+std::string changed_since(const FleetHistory& h, double tolerance_pct) {
+  const ChangedSinceCounts n = count_changed_since(h, tolerance_pct);
+  std::string rows;
+  for (const ChangedSince& c : h.series) {
+    if (!listed_as_changed(c, tolerance_pct)) continue;
+    const auto& lc = c.last_change;
+    rows += fmt::format("<tr><td>{}</td><td>{}/{}</td><td>{} {}</td><td>{:.4g}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>"
+                        "<td style=\"text-align:left\">{}</td></tr>\n",
+                        xml_escape(c.host), xml_escape(c.class_name), xml_escape(c.arm), xml_escape(c.metric), xml_escape(c.unit),
+                        c.latest, c.level ? fmt::format("{:.4g}", *c.level) : "?",
+                        c.change_pct ? fmt::format("{:+.1f}%", *c.change_pct) : "cannot tell",
+                        lc ? xml_escape(lc->start.value_or("?")) + (lc->fleet ? " (fleet)" : "") : "none",
+                        lc ? fmt::format("{:+.1f}%", lc->change_pct) : "", lc && lc->attribution ? xml_escape(*lc->attribution) : "");
+  }
+  std::string out = fmt::format("<h2>Changed since (history {})</h2>\n<p>{} series: {} beyond &plusmn;{:g}% of their stable "
+                                "level, {} with a change point, {} cannot tell (too few runs). Change: the latest figure "
+                                "against the node's own last stable level; last change: where its level last moved "
+                                "(docs/fleet.md).</p>\n",
+                                xml_escape(h.db), h.series.size(), n.moved, tolerance_pct, n.changed, n.cannot_tell);
+  if (rows.empty()) return out;
+  return out + "<table><tr><th>node</th><th>class/arm</th><th>metric</th><th>latest</th><th>stable level</th><th>change</th>"
+               "<th>last change</th><th>its size</th><th>at an evidence change</th></tr>\n" + rows + "</table>\n";
+}
+
 }  // namespace
 
 std::string render_fleet_html(const FleetReport& r, const std::string& generated_at) {
@@ -100,7 +127,9 @@ std::string render_fleet_html(const FleetReport& r, const std::string& generated
                      "a change of step time; red is slower, blue faster; a framed cell is slower beyond the tolerance "
                      "of {:g}% with its CI beyond it too (docs/fleet.md).</p>\n",
                      xml_escape(generated_at), r.options.tolerance_pct);
-  out += heat_map(r) + lists(r) + "</body>\n</html>\n";
+  out += heat_map(r) + lists(r);
+  if (r.history) out += changed_since(*r.history, r.options.tolerance_pct);
+  out += "</body>\n</html>\n";
   return out;
 }
 

@@ -28,17 +28,13 @@ std::string signed_pct(double v) { return fmt::format("{:+.1f}%", std::fabs(v) <
 // --history: a count line, then the series that moved beyond the tolerance from their stable level or have a
 // change point (the JSON has every series), each change's attribution on a line below it.
 std::string changed_since_lines(const FleetHistory& h, double tolerance_pct, bool wide) {
-  std::size_t moved = 0, changed = 0, cannot_tell = 0;
+  const ChangedSinceCounts n = count_changed_since(h, tolerance_pct);
   std::set<std::string> hosts;
   std::vector<std::vector<std::string>> rows{{"  host", "class/arm", "metric", "latest", "level", "change", "last change", ""}};
   std::vector<std::string> notes{""};
   for (const ChangedSince& c : h.series) {
     hosts.insert(c.host);
-    const bool beyond = c.change_pct && std::fabs(*c.change_pct) > tolerance_pct;
-    moved += beyond;
-    changed += c.last_change.has_value();
-    cannot_tell += !c.change_pct;
-    if (!beyond && !c.last_change) continue;
+    if (!listed_as_changed(c, tolerance_pct)) continue;
     const auto& lc = c.last_change;
     rows.push_back({"  " + escape_control(c.host), escape_control(c.class_name + "/" + c.arm),
                     escape_control(c.metric + " " + c.unit),
@@ -50,8 +46,8 @@ std::string changed_since_lines(const FleetHistory& h, double tolerance_pct, boo
   }
   std::string out = wrap_words(fmt::format("{} series of {} nodes in {}: {} beyond +-{:g}% of their stable level, {} with a "
                                            "change point, {} cannot tell (too few runs)",
-                                           h.series.size(), hosts.size(), escape_control(h.db), moved, tolerance_pct, changed,
-                                           cannot_tell),
+                                           h.series.size(), hosts.size(), escape_control(h.db), n.moved, tolerance_pct,
+                                           n.changed, n.cannot_tell),
                                "changed since: ", 2, wide ? std::string::npos : kColumns);
   if (rows.size() == 1) return out;
   const std::string table = fit_columns(rows, "lllrrrlr");  // one line per row, each ending in "\n"
@@ -65,6 +61,20 @@ std::string changed_since_lines(const FleetHistory& h, double tolerance_pct, boo
 }
 
 }  // namespace
+
+bool listed_as_changed(const ChangedSince& c, double tolerance_pct) {
+  return (c.change_pct && std::fabs(*c.change_pct) > tolerance_pct) || c.last_change.has_value();
+}
+
+ChangedSinceCounts count_changed_since(const FleetHistory& h, double tolerance_pct) {
+  ChangedSinceCounts n;
+  for (const ChangedSince& c : h.series) {
+    n.moved += c.change_pct && std::fabs(*c.change_pct) > tolerance_pct;
+    n.changed += c.last_change.has_value();
+    n.cannot_tell += !c.change_pct;
+  }
+  return n;
+}
 
 std::string render_fleet_table(const FleetReport& r, bool wide) {
   std::map<std::string, std::pair<double, std::string>> worst;  // host -> (slowdown, row)

@@ -140,6 +140,14 @@ struct FleetHistory {
   std::vector<ChangedSince> series;  // sorted by host, class, arm, metric
 };
 
+// What the printers list of --history's series (the JSON has them all): those that moved beyond the
+// tolerance from their stable level, or have a change point; and the counts of the summary line.
+bool listed_as_changed(const ChangedSince& c, double tolerance_pct);
+struct ChangedSinceCounts {
+  std::size_t moved = 0, changed = 0, cannot_tell = 0;  // beyond the tolerance, with a change point, too short
+};
+ChangedSinceCounts count_changed_since(const FleetHistory& h, double tolerance_pct);
+
 struct FleetReport {
   FleetOptions options;
   FleetInput input;
