@@ -3,6 +3,8 @@
 // a store (not SQLite, damaged, another application's, a newer schema) refused with one line naming it and
 // the fix, its bytes unchanged.
 #include <gtest/gtest.h>
+
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -213,6 +215,40 @@ TEST(HistoryStore, FiltersSelectRunsAndRows) {
   nobody.node = "no-such-node";
   EXPECT_TRUE(store.list(nobody).empty());
   EXPECT_THROW(parse_history_date("--since", "yesterday"), InputError);
+}
+
+// The peers of a run: each other node's newest complete runs of the same config, started no later than it
+// (a run without a start time is the oldest), at most `per_node` a node, newest first, with their results.
+TEST(HistoryStore, LatestOfOtherNodesTakesEachPeersNewestCompleteRuns) {
+  const StoredRun tiny = read_stored_run(fixture_run("tiny-run"));
+  std::vector<StoredRun> runs;
+  const auto copy = [&](const std::string& node, int n, std::optional<double> start, bool complete, const std::string& config) {
+    StoredRun r = tiny;
+    r.node = node;
+    r.key = fmt::format("{}-{}", node, n);
+    r.start_epoch_s = start;
+    r.complete = complete;
+    r.config_name = config;
+    runs.push_back(r);
+  };
+  copy("self", 0, 100, true, tiny.config_name);
+  for (int i = 0; i < 4; ++i) copy("a", i, 10.0 * i, true, tiny.config_name);  // 0, 10, 20, 30
+  copy("a", 9, 500, true, tiny.config_name);                                   // after the run: not a peer's
+  copy("b", 0, std::nullopt, true, tiny.config_name);                          // no start: the oldest
+  copy("b", 1, 50, false, tiny.config_name);                                   // incomplete
+  copy("c", 0, 40, true, "another-config");
+  std::string db = fresh("peers.db");
+  Store::open_for_writing(db).add(runs);
+  Store store = Store::open_for_reading(db);
+  std::vector<std::string> keys;
+  for (const StoredRun& r : store.latest_of_other_nodes(tiny.config_name, "self", 100.0, 2)) {
+    keys.push_back(r.key);
+    EXPECT_EQ(r.results.size(), tiny.results.size()) << r.key;
+  }
+  EXPECT_EQ(keys, (std::vector<std::string>{"a-3", "a-2", "b-0"}));
+  keys.clear();
+  for (const StoredRun& r : store.latest_of_other_nodes(tiny.config_name, "self", std::nullopt, 1)) keys.push_back(r.key);
+  EXPECT_EQ(keys, (std::vector<std::string>{"a-9", "b-0"}));
 }
 
 TEST(HistoryStore, ReopensItsOwnFileAndRefusesAMissingOneForReading) {

@@ -100,8 +100,9 @@ check::CheckResult judge(const Judged& j, const HistorySeries* s, const AgainstH
 }
 
 // Per series, each other node's figure from its most recent complete run of the same config that started no
-// later than the run (a run without a start time counts as the oldest).
+// later than the run (a run without a start time counts as the oldest), among its kPeerRunsPerNode most recent.
 using Peers = std::map<SeriesKey, std::vector<double>>;
+constexpr std::size_t kPeerRunsPerNode = 5;
 
 Peers peer_figures(const std::vector<StoredRun>& stored, const StoredRun& run) {
   const auto later = [](const StoredRun& a, const StoredRun& b) {
@@ -150,9 +151,12 @@ check::CheckResult judge_peers(const Judged& j, const std::vector<double>* peers
 check::CheckReport check_against_history(const Store& store, const std::string& run_dir, const AgainstHistoryOptions& o) {
   const StoredRun run = read_stored_run(run_dir);
   HistoryFilter filter;
-  if (o.min_peers == 0) filter.node = run.node;  // without peers, the node's runs are all it needs
+  filter.node = run.node;
   std::vector<StoredRun> stored = store.show(filter);
-  const Peers peers = o.min_peers > 0 ? peer_figures(stored, run) : Peers{};
+  const Peers peers = o.min_peers > 0 ? peer_figures(store.latest_of_other_nodes(run.config_name, run.node, run.start_epoch_s,
+                                                                                 kPeerRunsPerNode),
+                                                     run)
+                                      : Peers{};
   std::erase_if(stored, [&](const StoredRun& r) {  // other nodes, itself, and what started after it: no baseline of it
     return r.node != run.node || r.key == run.key ||
            (run.start_epoch_s && r.start_epoch_s && *r.start_epoch_s > *run.start_epoch_s);

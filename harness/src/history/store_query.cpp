@@ -149,6 +149,28 @@ std::vector<std::string> Store::nodes(const HistoryFilter& filter) const {
   }
 }
 
+std::vector<StoredRun> Store::latest_of_other_nodes(const std::string& config_name, const std::string& node,
+                                                    std::optional<double> until_epoch_s, std::size_t per_node) const {
+  try {
+    Statement s = impl_->db.prepare(fmt::format(
+        "SELECT r.id, {}, (SELECT count(*) FROM results c WHERE c.run_id = r.id) FROM runs r WHERE r.complete = 1 AND "
+        "r.config_name = ? AND r.node <> ?{} ORDER BY r.node, r.start_epoch_s DESC, r.run_key DESC",
+        detail::kRunColumns, until_epoch_s ? " AND (r.start_epoch_s IS NULL OR r.start_epoch_s <= ?)" : ""));
+    bind_all(s, {config_name, node}, until_epoch_s ? std::vector<double>{*until_epoch_s} : std::vector<double>{});
+    std::vector<StoredRun> runs;
+    std::size_t of_node = 0;
+    while (s.step()) {
+      StoredRun r = read_run_row(s);
+      of_node = !runs.empty() && runs.back().node == r.node ? of_node + 1 : 1;
+      if (of_node <= per_node) runs.push_back(std::move(r));
+    }
+    read_results(impl_->db, {}, runs);
+    return runs;
+  } catch (const detail::SqliteError& e) {
+    detail::fail(e, impl_->path, impl_->options.busy_timeout_s);
+  }
+}
+
 std::vector<StoredRun> Store::show(const HistoryFilter& filter) const {
   try {
     std::vector<StoredRun> runs = query_runs(impl_->db, filter);

@@ -118,6 +118,12 @@ class Store {
   std::vector<StoredRun> show(const HistoryFilter& filter) const;
   // The nodes of the runs matching the filter, each once, in order.
   std::vector<std::string> nodes(const HistoryFilter& filter) const;
+  // The peers of a run (`check --against-history`): each node other than `node`, its `per_node` most recent
+  // complete runs of `config_name` that started no later than `until_epoch_s` (a run without a start time
+  // is the oldest; nullopt: any), newest first within a node, with their results. One indexed query: the
+  // cost follows the number of nodes, not the history's length.
+  std::vector<StoredRun> latest_of_other_nodes(const std::string& config_name, const std::string& node,
+                                               std::optional<double> until_epoch_s, std::size_t per_node) const;
   std::int64_t run_count() const;
 
  private:
