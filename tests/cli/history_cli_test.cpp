@@ -288,6 +288,14 @@ TEST(HistoryCli, CheckAgainstHistoryFailsARegressionAndNeverPassesUnknown) {
   EXPECT_NE(few.out.find("placebench check: UNKNOWN"), std::string::npos) << few.out;
   EXPECT_EQ(few.out.find("PASS"), std::string::npos) << few.out;
   EXPECT_NE(few.out.find("needed; add 2 more runs of gpu-02"), std::string::npos) << few.out;
+  // A regression that has lasted 3 runs already (a change found there, too recent for a level of its own):
+  // judged against the level before the change, so FAIL, not "cannot tell".
+  const std::string lasting = gpu02_runs("against-lasting", 13, 9), ldb = fresh("against-lasting.db");
+  for (int r = 0; r < 12; ++r) ASSERT_EQ(history({"add", ldb, lasting + "/run-" + std::to_string(r)}).exit_code, 0);
+  auto still = check_against({lasting + "/run-12", "--against-history", ldb, "--min-peers", "0"});
+  EXPECT_EQ(still.exit_code, 3) << still.out << still.err;
+  EXPECT_NE(still.out.find("too recent for a level of its own"), std::string::npos) << still.out;
+  EXPECT_EQ(still.out.find("UNKNOWN"), std::string::npos) << still.out;
   const std::string text = fresh("against-text.db");
   std::ofstream(text) << "not a store\n";
   const std::string before = bytes_of(text);

@@ -85,13 +85,37 @@ check::CheckResult unknown_check(const Judged& j, check::CheckResult c, const Hi
   return c;
 }
 
+// The last segment is too short to judge by (a change a few runs ago): the run is judged against the stable
+// segment before that change, and FAILs when worse than it, so a regression that has already lasted a few
+// runs is not hidden as "cannot tell"; otherwise (not worse than the earlier level, or no earlier segment
+// long enough) it cannot tell.
+check::CheckResult since_recent_change(const Judged& j, check::CheckResult c, const HistorySeries& s,
+                                       const std::vector<stats::SeriesPoint>& points, std::vector<stats::ChangePoint> changes,
+                                       const stats::StableSegment& seg, const AgainstHistoryOptions& o) {
+  std::erase_if(changes, [&](const stats::ChangePoint& cp) { return cp.index >= seg.first; });
+  if (seg.first == 0) return unknown_check(j, std::move(c), &s, seg.runs, o);
+  const stats::StableSegment before =
+      stats::last_stable_segment(std::span(points).first(seg.first), changes);
+  if (before.runs < o.min_runs) return unknown_check(j, std::move(c), &s, seg.runs, o);
+  const Level l{before.level, before.spread, before.runs, "run", "level before the change", o.threshold_pct};
+  check::CheckResult judged = c;
+  if (const std::optional<double> worse = compare_with(judged, j, l, o)) {
+    judged.message = fmt::format("against its own past: regression since {} (a change {} ago, too recent for a level "
+                                 "of its own): {:.4g} {} worse than the level before it ({})",
+                                 date_of(s.points[seg.first]), plural(seg.runs, "run"), *worse, j.x.unit, beyond(j.x, l, o));
+    return judged;
+  }
+  return unknown_check(j, std::move(c), &s, seg.runs, o);
+}
+
 check::CheckResult judge(const Judged& j, const HistorySeries* s, const AgainstHistoryOptions& o) {
   check::CheckResult c = new_check(j, "history", "history");
   if (s == nullptr) return unknown_check(j, std::move(c), s, 0, o);
   std::vector<stats::ChangePoint> changes;
   for (const SeriesChange& sc : s->changes) changes.push_back(sc.change);
-  const stats::StableSegment seg = stats::last_stable_segment(detector_points(*s), changes);
-  if (seg.runs < o.min_runs) return unknown_check(j, std::move(c), s, seg.runs, o);
+  const std::vector<stats::SeriesPoint> points = detector_points(*s);
+  const stats::StableSegment seg = stats::last_stable_segment(points, changes);
+  if (seg.runs < o.min_runs) return since_recent_change(j, std::move(c), *s, points, changes, seg, o);
   const Level l{seg.level, seg.spread, seg.runs, "run", "level", o.threshold_pct};
   if (const std::optional<double> worse = compare_with(c, j, l, o))
     c.message = fmt::format("against its own past: regression since {}: {:.4g} {} worse ({})", date_of(s->points[seg.first]),
