@@ -149,7 +149,7 @@ std::vector<DoseFigures> run_dose_rounds(MpiSession& session, const CollectiveBe
   const auto steps = static_cast<std::size_t>(std::max(cfg.iters, 1));
   bool slowed = std::find(cfg.slow_ranks.begin(), cfg.slow_ranks.end(), session.rank()) != cfg.slow_ranks.end();
   // Recorded in execution order; slot[k] says which (round, dose) the k-th run of `steps` records was.
-  PaceRecorder rec(offset_s);
+  PaceRecorder rec(offset_s, rounds * doses * steps);
   std::vector<std::size_t> slot;
   for (std::size_t round = 0; round < rounds; ++round)
     for (std::size_t d : dose_order(doses, cfg.seed, static_cast<int>(round))) {

@@ -21,7 +21,8 @@ double spin_for_s(double s);
 
 class PaceRecorder {
  public:
-  explicit PaceRecorder(double offset_s) : offset_s_(offset_s) {}
+  // records: how many will be made, reserved up front so no record allocates between timed steps.
+  explicit PaceRecorder(double offset_s, std::size_t records = 0) : offset_s_(offset_s) { wire_.reserve(records * 3); }
   double now_s() const;  // the common clock
   void record(double start_s, double arrive_s, double depart_s);
   const std::vector<double>& wire() const { return wire_; }
