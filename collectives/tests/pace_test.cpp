@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "../src/pace_timing.h"
 #include "placebench/collectives/pace.h"
 
 using namespace placebench::collectives;
@@ -237,4 +238,9 @@ TEST(Pace, ASystematicSchedulingBiasUnderTheMinimumEffectIsNotNamedInHeavyNoise)
     named += name_trial_pace(t, kTightClocks).setter >= 0;
   }
   EXPECT_EQ(named, 0);
+}
+
+TEST(Pace, TheSpinEndsAtItsTimeNeverSooner) {
+  // The spin yields the core as it goes (pace_timing.h) but still ends on the clock: a dose is never short.
+  for (double s : {0.0, 200e-6, 1e-3}) EXPECT_GE(placebench::collectives::detail::spin_for_s(s), s);
 }
