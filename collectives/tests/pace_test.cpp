@@ -244,3 +244,16 @@ TEST(Pace, TheSpinEndsAtItsTimeNeverSooner) {
   // The spin yields the core as it goes (pace_timing.h) but still ends on the clock: a dose is never short.
   for (double s : {0.0, 200e-6, 1e-3}) EXPECT_GE(placebench::collectives::detail::spin_for_s(s), s);
 }
+
+TEST(Pace, ALongTrialUsesTheNormalTailAndKeepsBothItsPowerAndItsLevel) {
+  // Above 400 blocks the rank-sum's tail is the normal approximation (pace.h).
+  int aa = 0, slowed = 0;
+  for (std::uint64_t seed = 1; seed <= 10; ++seed) {
+    aa += noisy_trial(seed, -1, 0, 500).setter >= 0;
+    slowed += noisy_trial(seed, 3, 100e-6, 500).setter == 3;
+  }
+  EXPECT_LE(aa, 1);
+  EXPECT_EQ(slowed, 10);
+  TrialPace p = noisy_trial(1, -1, 0, 500);
+  for (const RankPace& r : p.ranks) EXPECT_GT(r.p_late, kPaceAlpha / 4) << r.rank;
+}
