@@ -44,6 +44,7 @@ def collective(binary: str, ranks: int, size: str, iters: int, extra: list, bind
 
 
 def slowed_run(args) -> dict:
+    load = load1()
     j = collective(args.bin, args.ranks, args.size, args.iters,
                    ["--slow-ranks", str(args.slow), "--slow-doses", args.doses, "--slow-rounds", str(args.rounds)],
                    args.bind)
@@ -54,14 +55,15 @@ def slowed_run(args) -> dict:
                       "model": d["slowest_rank_model"],
                       "lateness_us": d["pace"]["ranks"][args.slow]["median_lateness_us"],
                       "bound_us": d["pace"]["ranks"][args.slow]["median_clock_bound_us"]})
-    return {"rtt_us": j["clock_rtt_us"], "doses": doses}
+    return {"rtt_us": j["clock_rtt_us"], "doses": doses, "load1": load}
 
 
 def aa_run(args) -> dict:
+    load = load1()
     j = collective(args.bin, args.ranks, args.size, args.iters, [], args.bind)
     pace = j["rows"][0]["pace"]
     return {"rtt_us": j["clock_rtt_us"], "calls_setter": pace["calls"]["setter"], "blocks_setter": pace["blocks"]["setter"],
-            "step_p50_us": j["rows"][0]["time_p50"]}
+            "step_p50_us": j["rows"][0]["time_p50"], "load1": load}
 
 
 def gang(args, extra: list) -> dict:
@@ -141,7 +143,9 @@ def summary(slowed: list, aa: list, slow: int) -> str:
     lines += ["", f"A/A runs naming a rank over the timed calls: {calls}/{len(aa)}; over the timed blocks: "
                   f"{blocks}/{len(aa)}",
               f"largest clock rtt per run (us): median {statistics.median(rtts):.1f}, max {max(rtts):.1f}",
-              f"A/A per-iteration step p50 (us): median {statistics.median(r['step_p50_us'] for r in aa):.1f}"]
+              f"A/A per-iteration step p50 (us): median {statistics.median(r['step_p50_us'] for r in aa):.1f}",
+              f"1-minute load at the runs' starts: median {statistics.median(r['load1'] for r in aa + slowed):.1f}, "
+              f"max {max(r['load1'] for r in aa + slowed):.1f}"]
     return "\n".join(lines)
 
 
