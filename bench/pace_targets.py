@@ -11,7 +11,12 @@ at each dose, the achieved dose, the step delta with its CI, and whether the slo
 
 --gang WORK runs `placebench gang` instead: every rank works WORK (a spin, e.g. 100ms) before each of
 --steps allreduces of 8 B, the slowed rank --dose (a share of the A/A step measured in the run before, or
-a time) more; per run the trial pace-setter of the steps (`pace.steps.setter`, pace.h) and its reason.
+a time) more; per run the trial pace-setter of the steps (`pace.steps.setter`, pace.h) and its reason,
+the 1-minute load when it started, and per rank how often it was last and its median start after the
+earliest (its previous step's departure: the collective's completion order).
+
+--bind none (default, as before) runs `mpirun --bind-to none`; --bind core binds ranks round-robin to
+cores (`--bind-to core:overload-allowed --map-by core`, two ranks a core on 2 cores).
 """
 import argparse
 import json
@@ -21,9 +26,17 @@ import subprocess
 import sys
 
 
-def collective(binary: str, ranks: int, size: str, iters: int, extra: list) -> dict:
+BIND = {"none": ["--bind-to", "none"], "core": ["--bind-to", "core:overload-allowed", "--map-by", "core"]}
+
+
+def load1() -> float:
+    with open("/proc/loadavg") as f:
+        return float(f.read().split()[0])
+
+
+def collective(binary: str, ranks: int, size: str, iters: int, extra: list, bind: str = "none") -> dict:
     env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
-    cmd = ["mpirun", "--oversubscribe", "--bind-to", "none", "-np", str(ranks), binary, "collective", "--backend",
+    cmd = ["mpirun", "--oversubscribe", *BIND[bind], "-np", str(ranks), binary, "collective", "--backend",
            "mpi", "--ops", "allreduce", "--sizes", size, "--mode", "out-of-place", "--iters", str(iters), "--blocks",
            "10", "--arm", "unpinned", "--json", *extra]
     out = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=900, check=True).stdout
@@ -31,8 +44,10 @@ def collective(binary: str, ranks: int, size: str, iters: int, extra: list) -> d
 
 
 def slowed_run(args) -> dict:
+    load = load1()
     j = collective(args.bin, args.ranks, args.size, args.iters,
-                   ["--slow-ranks", str(args.slow), "--slow-doses", args.doses, "--slow-rounds", str(args.rounds)])
+                   ["--slow-ranks", str(args.slow), "--slow-doses", args.doses, "--slow-rounds", str(args.rounds)],
+                   args.bind)
     doses = []
     for d in j["rows"][0]["pace"]["doses"]:
         doses.append({"dose": d["dose"], "set_us": d["set_us"], "achieved_us": d["achieved_us"],
@@ -40,26 +55,33 @@ def slowed_run(args) -> dict:
                       "model": d["slowest_rank_model"],
                       "lateness_us": d["pace"]["ranks"][args.slow]["median_lateness_us"],
                       "bound_us": d["pace"]["ranks"][args.slow]["median_clock_bound_us"]})
-    return {"rtt_us": j["clock_rtt_us"], "doses": doses}
+    return {"rtt_us": j["clock_rtt_us"], "doses": doses, "load1": load}
 
 
 def aa_run(args) -> dict:
-    j = collective(args.bin, args.ranks, args.size, args.iters, [])
+    load = load1()
+    j = collective(args.bin, args.ranks, args.size, args.iters, [], args.bind)
     pace = j["rows"][0]["pace"]
     return {"rtt_us": j["clock_rtt_us"], "calls_setter": pace["calls"]["setter"], "blocks_setter": pace["blocks"]["setter"],
-            "step_p50_us": j["rows"][0]["time_p50"]}
+            "step_p50_us": j["rows"][0]["time_p50"], "load1": load}
 
 
 def gang(args, extra: list) -> dict:
     env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
-    cmd = ["mpirun", "--oversubscribe", "--bind-to", "none", "-np", str(args.ranks), "nice", "-n", "5", args.bin, "gang",
+    cmd = ["mpirun", "--oversubscribe", *BIND[args.bind], "-np", str(args.ranks), "nice", "-n", "5", args.bin, "gang",
            "--backend", "mpi", "--steps", str(args.steps), "--step-work", args.gang, "--step-bytes", "8", "--arm",
            "unpinned", "--deadline", "600s", "--json", *extra]
+    load = load1()
     j = json.loads(subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=900, check=True).stdout)
     p = j["pace"]["steps"]
-    return {"setter": p["setter"], "reason": p["reason"], "step_us": p["median_step_us"],
-            "ranks": [{k: r[k] for k in ("last_blocks", "p_last_by_chance", "median_lateness_when_last_us",
-                                          "median_clock_bound_when_last_us", "median_compute_us")} for r in p["ranks"]]}
+    keys = ("last_blocks", "p_last_by_chance", "median_lateness_when_last_us", "median_clock_bound_when_last_us",
+            "median_compute_us", "arrival_order_sum", "late_blocks", "p_late_by_chance", "median_lateness_vs_others_us")
+    ranks = [{k: r.get(k) for k in keys} for r in p["ranks"]]
+    lanes = j["pace"]["lanes"]  # [step][rank] = [start, arrive, depart]
+    for r, fig in enumerate(ranks):
+        fig["median_start_after_first_us"] = statistics.median(s[r][0] - min(x[0] for x in s) for s in lanes[1:])
+    return {"setter": p["setter"], "reason": p["reason"], "step_us": p["median_step_us"], "load1": load,
+            "ranks": ranks}
 
 
 def gang_main(args) -> int:
@@ -81,8 +103,15 @@ def gang_main(args) -> int:
           f"slowed {statistics.median(r['step_us'] for r in slowed):.0f}")
     late = [r["ranks"][args.slow]["median_lateness_when_last_us"] for r in slowed]
     print(f"slowed rank's median lateness when last (us): median over runs {statistics.median(late):.0f}")
+    loads = [r["load1"] for r in slowed + aa]
+    print(f"1-minute load at the runs' starts: median {statistics.median(loads):.1f}, min {min(loads):.1f}, "
+          f"max {max(loads):.1f}; bind {args.bind}")
+    for r in range(args.ranks):
+        last = sum(x["ranks"][r]["last_blocks"] for x in aa)
+        start = statistics.median(x["ranks"][r]["median_start_after_first_us"] for x in aa)
+        print(f"A/A rank {r}: last in {last}/{args.steps * len(aa)} steps; median start after the first {start:.0f} us")
     for r in slowed + aa:
-        print(f"  {r.get('dose', 'A/A')}: {r['reason']}")
+        print(f"  {r.get('dose', 'A/A')} (load {r['load1']:.1f}): {r['reason']}")
     if args.out:
         with open(args.out, "w") as f:
             json.dump({"args": vars(args), "slowed": slowed, "aa": aa}, f, indent=1)
@@ -114,7 +143,9 @@ def summary(slowed: list, aa: list, slow: int) -> str:
     lines += ["", f"A/A runs naming a rank over the timed calls: {calls}/{len(aa)}; over the timed blocks: "
                   f"{blocks}/{len(aa)}",
               f"largest clock rtt per run (us): median {statistics.median(rtts):.1f}, max {max(rtts):.1f}",
-              f"A/A per-iteration step p50 (us): median {statistics.median(r['step_p50_us'] for r in aa):.1f}"]
+              f"A/A per-iteration step p50 (us): median {statistics.median(r['step_p50_us'] for r in aa):.1f}",
+              f"1-minute load at the runs' starts: median {statistics.median(r['load1'] for r in aa + slowed):.1f}, "
+              f"max {max(r['load1'] for r in aa + slowed):.1f}"]
     return "\n".join(lines)
 
 
@@ -132,6 +163,7 @@ def main() -> int:
     p.add_argument("--gang", metavar="WORK", help="gang steps with this much work per step on every rank")
     p.add_argument("--steps", type=int, default=40)
     p.add_argument("--dose", default="10%", help="gang: the slowed rank's extra work (share of the step, or a time)")
+    p.add_argument("--bind", choices=sorted(BIND), default="none", help="mpirun's binding of the ranks")
     args = p.parse_args()
     if args.gang:
         return gang_main(args)

@@ -84,8 +84,9 @@ class CaseRunner {
   // The timed blocks, the timed single calls and (ranks slowed) the dose rounds; each rank records its
   // start, arrival and departure on the common clock for every block and call (pace_timing.h).
   void measure(const Case& c, const OpCall& call, Watchdog::Watch& watch, CollectiveRow& row) {
-    detail::PaceRecorder block_rec(offset_s_), iter_rec(offset_s_);
     std::vector<double> block_s(static_cast<std::size_t>(std::max(cfg_.blocks, 1)));
+    detail::PaceRecorder block_rec(offset_s_, block_s.size());
+    detail::PaceRecorder iter_rec(offset_s_, static_cast<std::size_t>(cfg_.iters));
     for (double& b : block_s) {
       session_.barrier();
       double start = block_rec.now_s();

@@ -1,6 +1,8 @@
 // Pace records and the dose rounds (see pace_timing.h).
 #include "pace_timing.h"
 
+#include <sched.h>
+
 #include <algorithm>
 #include <random>
 #include <stdexcept>
@@ -16,6 +18,7 @@ namespace {
 
 constexpr std::size_t kFields = 3;  // start, arrive, depart
 constexpr double kConfidence = 0.95;
+constexpr double kSpinYieldS = 50e-6;
 
 struct Ci {
   double estimate = 0, lo = 0, hi = 0;
@@ -63,8 +66,11 @@ std::vector<double> minus(const std::vector<double>& a, const std::vector<double
 }  // namespace
 
 double spin_for_s(double s) {
-  double start = steady_now_s(), now = start;
-  while (now - start < s) now = steady_now_s();
+  double start = steady_now_s(), now = start, yielded = start;
+  while (now - start < s) {
+    now = steady_now_s();
+    if (now - yielded >= kSpinYieldS) sched_yield(), yielded = now;
+  }
   return now - start;
 }
 
@@ -149,7 +155,7 @@ std::vector<DoseFigures> run_dose_rounds(MpiSession& session, const CollectiveBe
   const auto steps = static_cast<std::size_t>(std::max(cfg.iters, 1));
   bool slowed = std::find(cfg.slow_ranks.begin(), cfg.slow_ranks.end(), session.rank()) != cfg.slow_ranks.end();
   // Recorded in execution order; slot[k] says which (round, dose) the k-th run of `steps` records was.
-  PaceRecorder rec(offset_s);
+  PaceRecorder rec(offset_s, rounds * doses * steps);
   std::vector<std::size_t> slot;
   for (std::size_t round = 0; round < rounds; ++round)
     for (std::size_t d : dose_order(doses, cfg.seed, static_cast<int>(round))) {

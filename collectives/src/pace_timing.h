@@ -16,12 +16,18 @@
 namespace placebench::collectives::detail {
 
 // Busy work for s seconds on the steady clock (a calibrated spin: it ends at the time, not after a
-// count of loops, so the dose holds on any CPU); returns the seconds it actually took.
+// count of loops, so the dose holds on any CPU); returns the seconds it actually took. It yields the
+// core every 50 us (sched_yield): on an oversubscribed node a rank whose work is over waits for a core
+// that another rank's spin holds, for a time slice or until that spin ends, which moves the two arrivals
+// together (a slowed rank's dose hid behind its core-mate's late arrival: docs/performance.md); with
+// the yield it waits at most about 50 us for a yielding core-mate. On a core of its own the yield
+// returns at once.
 double spin_for_s(double s);
 
 class PaceRecorder {
  public:
-  explicit PaceRecorder(double offset_s) : offset_s_(offset_s) {}
+  // records: how many will be made, reserved up front so no record allocates between timed steps.
+  explicit PaceRecorder(double offset_s, std::size_t records = 0) : offset_s_(offset_s) { wire_.reserve(records * 3); }
   double now_s() const;  // the common clock
   void record(double start_s, double arrive_s, double depart_s);
   const std::vector<double>& wire() const { return wire_; }

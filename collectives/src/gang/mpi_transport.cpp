@@ -28,6 +28,8 @@ class MpiGangTransport final : public GangTransport {
       comms_.push_back(c);
       watch.progress();
     }
+    // A barrier per attempt and a request per step: none allocates inside a timed step.
+    outstanding_.reserve(static_cast<std::size_t>(cfg.retries + 1 + cfg.steps));
   }
   ~MpiGangTransport() override {
     // Communicators with outstanding requests are not freed (MPI_Finalize or the abort cleans up).

@@ -89,11 +89,17 @@ nlohmann::json trial_pace_to_json(const TrialPace& pace, bool with_blocks) {
                      {"median_lateness_us", us(r.median_lateness_s)}, {"median_clock_bound_us", us(r.median_bound_s)},
                      {"median_compute_us", us(r.median_compute_s)}, {"median_in_call_us", us(r.median_wait_s)},
                      {"p_last_by_chance", r.p_value}, {"median_lateness_when_last_us", us(r.median_last_lateness_s)},
-                     {"median_clock_bound_when_last_us", us(r.median_last_bound_s)}});
+                     {"median_clock_bound_when_last_us", us(r.median_last_bound_s)},
+                     {"median_lateness_vs_others_us", us(r.median_excess_s)},
+                     {"median_clock_bound_vs_others_us", us(r.median_excess_bound_s)},
+                     {"arrival_order_sum", r.order_sum}, {"late_blocks", r.late_blocks},
+                     {"p_late_by_chance", r.p_late},
+                     {"lateness_lower_bound_us", us(r.lateness_lower_bound_s)}});
   nlohmann::json out{{"setter", pace.setter >= 0 ? nlohmann::json(pace.setter) : nlohmann::json("unknown")},
                      {"blocks", pace.blocks},
                      {"unknown_blocks", pace.unknown_blocks},
                      {"median_step_us", us(pace.median_step_s)},
+                     {"min_effect_us", us(pace.min_effect_s)},
                      {"reason", pace.reason},
                      {"ranks", ranks}};
   if (with_blocks) {
@@ -139,7 +145,7 @@ std::string pace_line(const std::string& what, const TrialPace& pace) {
                        pace.blocks, pace.short_reason);
   const RankPace& r = pace.ranks[static_cast<std::size_t>(pace.setter)];
   return fmt::format("{}: rank {} set the pace in {}/{} (median {:.1f} us late; clocks +-{:.1f} us)\n", what, r.rank,
-                     r.named_blocks, pace.blocks, us(r.median_last_lateness_s), us(r.median_last_bound_s));
+                     r.late_blocks, pace.blocks, us(r.median_excess_s), us(r.median_excess_bound_s));
 }
 
 std::string render_dose_table(const std::vector<DoseFigures>& doses, const std::vector<int>& slow_ranks) {

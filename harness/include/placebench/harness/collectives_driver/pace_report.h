@@ -25,7 +25,9 @@ nlohmann::json trial_pace_to_json(const collectives::TrialPace& pace, bool with_
 nlohmann::json lanes_to_json(const collectives::PaceTimeline& lanes);
 nlohmann::json doses_to_json(const std::vector<collectives::DoseFigures>& doses);
 
-// One line: "calls: rank 2 set the pace in 19/20 (median 12.3 us late; clocks +-1.1 us)", or unknown.
+// One line: "calls: rank 2 set the pace in 19/20 (median 12.3 us late; clocks +-1.1 us)": in 19 of 20
+// blocks it was last even when moved the trial rule's threshold earlier, its median lateness against
+// the others' median arrival and that pair's clock bound (pace.h); or unknown with the reason.
 std::string pace_line(const std::string& what, const collectives::TrialPace& pace);
 // The dose rounds' table (within 100 columns).
 std::string render_dose_table(const std::vector<collectives::DoseFigures>& doses, const std::vector<int>& slow_ranks);
