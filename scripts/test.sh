@@ -49,7 +49,7 @@ tests() {
 # and -fsanitize=fuzzer-no-link (coverage for libFuzzer), the fuzz targets linked with libFuzzer. Warnings
 # are not errors here: the warning set is gcc's (clang's -Wconversion also warns on sign conversions).
 # -O0 -gline-tables-only: half the compile time of -O2 -g (measured), and ASan's reports keep file:line.
-# The verdict simulations (RunSimulation.*: thousands of analysed runs each) run in the first stage only:
+# The verdict simulations (RunSimulation.*, InterferenceSimulation.*: thousands of analysed runs each) run in the first stage only:
 # at -O0 under ASan two of them passed the 600 s limit; the code they drive is unit-tested here.
 sanitize() {
   if [[ ! -f "$sanitize_dir/CMakeCache.txt" ]]; then
@@ -70,7 +70,7 @@ sanitize() {
   UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   LSAN_OPTIONS=suppressions=$PWD/tests/sanitizers/lsan.supp:print_suppressions=0 \
     ctest --test-dir "$sanitize_dir" --output-on-failure -j "$jobs" --timeout 600 -L "unit|fuzz-regression|cmake" -LE "cli|golden" \
-      -E '^RunSimulation\.'
+      -E '^(RunSimulation|InterferenceSimulation)\.'
 }
 
 stage tests tests "$@"

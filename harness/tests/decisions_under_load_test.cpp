@@ -112,6 +112,30 @@ TEST(DecideUnderLoad, ADegenerateConditionThatDrivesThePolicyIsSaidToBe) {
   EXPECT_EQ(plain.decide().rationale.find("degenerate"), std::string::npos);
 }
 
+// decide --under-load replaces the block's rule for this decision; its value is checked as the key's is.
+TEST(DecideUnderLoad, TheCommandLineRuleOverridesTheBlocks) {
+  LoadedRun r(40, 30, 50, "quiet");
+  DecideOverrides worst;
+  worst.under_load = parse_under_load("worst", "--under-load");
+  ClassDecision d = decide_run_directory(r.dir.string(), worst).classes.at(0);
+  ASSERT_TRUE(d.decidable) << d.reason;
+  EXPECT_EQ(d.input->remote.condition, "membw-device-2");
+  EXPECT_EQ(d.input->remote.under_load, "worst");
+  DecideOverrides share;
+  share.under_load = parse_under_load("0.25", "--under-load");
+  d = decide_run_directory(r.dir.string(), share).classes.at(0);
+  EXPECT_EQ(d.input->remote.under_load, "share 0.25");
+  EXPECT_EQ(parse_under_load("1", "--under-load").share, 1.0);
+  for (const char* bad : {"often", "1.5", "-0.1", "0x0.8", "", " 0.5", "inf", "nan", "1e-1"}) {
+    try {
+      parse_under_load(bad, "--under-load");
+      ADD_FAILURE() << "accepted '" << bad << "'";
+    } catch (const InputError& e) {
+      EXPECT_EQ(std::string(e.what()).rfind("--under-load: bad value '", 0), 0u) << e.what();
+    }
+  }
+}
+
 TEST(DecideUnderLoad, AShareOfTimeUnderLoadWeighsBothBoundByBound) {
   LoadedRun r(40, 30, 50, 0.25);
   const ClassDecision d = r.decide();

@@ -19,7 +19,7 @@ namespace {
 using namespace decisions;
 
 struct DecideOptions {
-  std::string dir, exec_local, exec_remote, exec_remote_ci, queue, objective, any_arm;
+  std::string dir, exec_local, exec_remote, exec_remote_ci, queue, objective, any_arm, under_load;
   std::optional<int> gpus;
   std::optional<double> rate, p_remote_any, p_local_prefer;
   bool json = false;
@@ -106,11 +106,14 @@ int run_decide_command(const DecideOptions& opt) {
   overrides.rate_per_gpu_hour = opt.rate;
   if (!opt.objective.empty()) overrides.objective = parse_objective(opt.objective, "--objective");
   if (!opt.any_arm.empty()) overrides.any_arm = opt.any_arm;
+  if (!opt.under_load.empty()) overrides.under_load = parse_under_load(opt.under_load, "--under-load");
   bool what_if_given = opt.gpus || !opt.exec_local.empty() || !opt.exec_remote.empty() || !opt.queue.empty() ||
                        !opt.exec_remote_ci.empty() || !opt.queue_from.empty();
   if (!opt.dir.empty() && what_if_given)
     throw InputError("placebench decide: give either a run directory or the what-if options (--gpus, --exec-local, "
                      "--exec-remote, --queue), not both");
+  if (opt.dir.empty() && overrides.under_load)
+    throw InputError("placebench decide: --under-load weighs a run's interference conditions; give the run directory");
   DecideReport report = opt.dir.empty() ? what_if(opt, overrides) : decide_run_directory(opt.dir, overrides);
   emit_report(ReportTargets::printing(opt.json),
               {[&] { return json_text(decide_to_json(report)); }, [&] { return render_decide_table(report, opt.wide); }});
@@ -143,6 +146,10 @@ void add_decide_command(CLI::App& app, CommandAction& action) {
       ->type_name("P")->check(number_in(0.0, 1.0));
   cmd->add_option("--p-local-prefer", opt->p_local_prefer, "Chance `prefer` finds a local placement (default 0.5, or the config's)")
       ->type_name("P")->check(number_in(0.0, 1.0));
+  cmd->add_option("--under-load", opt->under_load,
+                  "A class run under interference conditions: decide on its quiet figures, the worst "
+                  "condition's, or a share of time under load, 0..1 (overrides the config)")
+      ->type_name("quiet|worst|S");
   cmd->add_option("--any-arm", opt->any_arm, "The measured arm that stands for a non-local placement (default remote)")->type_name("ARM");
   cmd->add_flag("--json", opt->json, "Print one JSON object (fields in docs/decisions.md)");
   cmd->add_flag("--wide", opt->wide, "Every column of the policy table with its CI, wider than 100");

@@ -62,6 +62,18 @@ Objective parse_objective(const std::string& text, const std::string& where) {
   return {w, fmt::format("{:g}", w)};
 }
 
+UnderLoad parse_under_load(const std::string& text, const std::string& where) {
+  if (text == "worst") return {UnderLoad::Mode::kWorst, 0.0};
+  if (text == "quiet") return {UnderLoad::Mode::kQuiet, 0.0};
+  const bool decimal = !text.empty() && text.find_first_not_of("0123456789.") == std::string::npos;
+  char* end = nullptr;
+  const double share = decimal ? std::strtod(text.c_str(), &end) : -1.0;
+  if (!decimal || end != text.c_str() + text.size() || !(share >= 0.0 && share <= 1.0))
+    throw InputError(fmt::format("{}: bad value '{}'; use quiet, worst, or the share of time under load, a number in "
+                                 "[0, 1] such as 0.3", where, text));
+  return {UnderLoad::Mode::kShare, share};
+}
+
 namespace {
 
 // Where each key of a block is, in the words of its format: a run.json block names its key path, a YAML

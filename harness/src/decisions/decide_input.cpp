@@ -119,11 +119,12 @@ RemoteRatio mixed(const RemoteRatio& quiet, const RemoteRatio& loaded, double sh
 // The ratio decide weighs for a class with interference conditions, by the block's under_load (absent or
 // quiet: the class's first condition). Every condition weighed must give a ratio; `why` says which did not.
 std::optional<RemoteRatio> weighed_ratio(const ClassAnalysis& c, const DecisionSpec& spec, const std::string& any_arm,
-                                         const std::string& dir, std::string& why) {
+                                         const std::optional<UnderLoad>& override_rule, const std::string& dir,
+                                         std::string& why) {
   std::optional<RemoteRatio> first = remote_ratio(c, any_arm, dir, why);
   if (!first || c.condition.empty()) return first;
   first->condition = c.condition;
-  const UnderLoad rule = spec.under_load.value_or(UnderLoad{});
+  const UnderLoad rule = override_rule.value_or(spec.under_load.value_or(UnderLoad{}));
   first->under_load = rule.mode == UnderLoad::Mode::kWorst   ? "worst"
                       : rule.mode == UnderLoad::Mode::kShare ? fmt::format("share {:g}", rule.share)
                                                              : "quiet";
@@ -171,7 +172,8 @@ DecideReport decide_run_directory(const std::string& dir, const DecideOverrides&
                               rw)));
       continue;
     }
-    std::optional<RemoteRatio> r = weighed_ratio(c, *spec, overrides.any_arm.value_or(spec->any_arm), dir, why);
+    std::optional<RemoteRatio> r =
+        weighed_ratio(c, *spec, overrides.any_arm.value_or(spec->any_arm), overrides.under_load, dir, why);
     report.classes.push_back(r ? decide_class(make_class_input(c.name, *spec, *r, overrides))
                                : undecidable_class(c.name, why));
     if (r && !r->condition.empty())

@@ -46,6 +46,10 @@ struct UnderLoad {
   double share = 0.0;
 };
 
+// decide --under-load: quiet, worst, or the share of time under load (a decimal number in [0, 1]); InputError
+// naming `where` otherwise.
+UnderLoad parse_under_load(const std::string& text, const std::string& where);
+
 struct DecisionSpec {
   double job_length_s = 0.0;
   int gpus_per_job = 1;

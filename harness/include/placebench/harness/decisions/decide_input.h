@@ -15,6 +15,7 @@ struct DecideOverrides {
   std::optional<double> p_remote_any, p_local_prefer, rate_per_gpu_hour;
   std::optional<Objective> objective;
   std::optional<std::string> any_arm;
+  std::optional<UnderLoad> under_load;  // decide --under-load: instead of the decision block's under_load
 };
 
 ClassInput make_class_input(const std::string& name, const DecisionSpec& spec, const RemoteRatio& remote,
