@@ -15,6 +15,9 @@ a time) more; per run the trial pace-setter of the steps (`pace.steps.setter`, p
 the 1-minute load when it started, and per rank how often it was last and its median start after the
 earliest (its previous step's departure: the collective's completion order).
 
+--call-start instant (default) or barrier: how `collective` starts its timed single calls (at a common
+instant of the synchronized clock, or at a barrier's exit), to compare the two on the same machine.
+
 --bind none (default, as before) runs `mpirun --bind-to none`; --bind core binds ranks round-robin to
 cores (`--bind-to core:overload-allowed --map-by core`, two ranks a core on 2 cores).
 """
@@ -46,7 +49,8 @@ def collective(binary: str, ranks: int, size: str, iters: int, extra: list, bind
 def slowed_run(args) -> dict:
     load = load1()
     j = collective(args.bin, args.ranks, args.size, args.iters,
-                   ["--slow-ranks", str(args.slow), "--slow-doses", args.doses, "--slow-rounds", str(args.rounds)],
+                   ["--slow-ranks", str(args.slow), "--slow-doses", args.doses, "--slow-rounds", str(args.rounds),
+                    "--call-start", args.call_start],
                    args.bind)
     doses = []
     for d in j["rows"][0]["pace"]["doses"]:
@@ -60,7 +64,7 @@ def slowed_run(args) -> dict:
 
 def aa_run(args) -> dict:
     load = load1()
-    j = collective(args.bin, args.ranks, args.size, args.iters, [], args.bind)
+    j = collective(args.bin, args.ranks, args.size, args.iters, ["--call-start", args.call_start], args.bind)
     pace = j["rows"][0]["pace"]
     return {"rtt_us": j["clock_rtt_us"], "calls_setter": pace["calls"]["setter"], "blocks_setter": pace["blocks"]["setter"],
             "step_p50_us": j["rows"][0]["time_p50"], "load1": load}
@@ -164,6 +168,8 @@ def main() -> int:
     p.add_argument("--steps", type=int, default=40)
     p.add_argument("--dose", default="10%", help="gang: the slowed rank's extra work (share of the step, or a time)")
     p.add_argument("--bind", choices=sorted(BIND), default="none", help="mpirun's binding of the ranks")
+    p.add_argument("--call-start", choices=["instant", "barrier"], default="instant",
+                   help="collective: start each timed call at a common instant or at a barrier's exit")
     args = p.parse_args()
     if args.gang:
         return gang_main(args)

@@ -2,7 +2,7 @@
 // written inputs with the output pre-filled with a sentinel; `blocks` timed blocks (barrier, one
 // untimed call to absorb the barrier's exit skew, `iters` calls, one wait; timed by the backend: host clock for MPI, CUDA events for NCCL), reduced by
 // block_timing.h to the median block of the mean over ranks (what nccl-tests reports, made robust to a
-// preempted block); then `iters` per-iteration timings (barrier, one call, wait), of which rank 0 takes
+// preempted block); then `iters` per-iteration timings (a common start instant, one call, wait: start_window.h), of which rank 0 takes
 // the slowest rank and the mean over ranks per iteration. Nothing is printed here. Every call runs under
 // the session's watchdog (watchdog.h): a frozen peer aborts the job instead of hanging this rank.
 #include "placebench/stats/quantile.h"
@@ -98,10 +98,19 @@ class CaseRunner {
       b = run_calls(c, call, cfg_.iters, watch) / cfg_.iters;
       block_rec.record(start, arrive, block_rec.now_s());
     }
-    // One timed step: barrier, this rank's extra work (a straggler's dose), one call.
-    detail::TimedStep one_step = [&](double spin_s, detail::PaceRecorder& rec) {
-      session_.barrier();
-      double start = rec.now_s();
+    // The timed single calls start at common instants on the synchronized clock (start_window.h), a
+    // period apart that a few calls started at a barrier measure (or, --call-start barrier, at a
+    // barrier's exit); each: the start, this rank's extra work (a straggler's dose), one call.
+    detail::StartWindows windows(
+        detail::agree_windows(session_, offset_s_, detail::window_period_s(calibrate_step_s(c, call, watch), 0)), offset_s_);
+    detail::TimedStep one_step = [&](double spin_s, detail::PaceRecorder& rec, detail::StartWindows& w) {
+      double start = 0;
+      if (cfg_.start_at_barrier) {
+        session_.barrier();
+        start = rec.now_s();
+      } else {
+        start = w.wait_next();
+      }
       if (spin_s > 0) detail::spin_for_s(spin_s);
       double arrive = rec.now_s();
       double dt = run_calls(c, call, 1, watch);
@@ -109,7 +118,9 @@ class CaseRunner {
       return dt;
     };
     std::vector<double> per_iter(static_cast<std::size_t>(cfg_.iters));
-    for (double& dt : per_iter) dt = one_step(0, iter_rec);
+    for (double& dt : per_iter) dt = one_step(0, iter_rec, windows);
+    row.window_period_us = windows.period_s() * 1e6;
+    row.windows_missed = static_cast<int>(session_.sum(static_cast<double>(windows.missed())));
     std::vector<double> all_blocks = session_.gather_doubles(block_s, 0);
     std::vector<double> all_iters = session_.gather_doubles(per_iter, 0);
     std::vector<double> block_wire = session_.gather_doubles(block_rec.wire(), 0);
@@ -125,6 +136,20 @@ class CaseRunner {
     if (cfg_.slow_ranks.empty() || cfg_.slow_doses.empty()) return;
     base_step_s = session_.broadcast(base_step_s, 0);
     row.doses = detail::run_dose_rounds(session_, cfg_, offset_s_, base_step_s, uncertainty_s_, one_step);
+  }
+
+  // The step of one call started at a barrier (the barrier's exit to this rank's departure): the median
+  // of kCalibrationCalls untimed calls, the largest over ranks. The windows' period is made from it.
+  double calibrate_step_s(const Case& c, const OpCall& call, Watchdog::Watch& watch) {
+    constexpr std::size_t kCalibrationCalls = 5;
+    std::vector<double> step(kCalibrationCalls);
+    for (double& s : step) {
+      session_.barrier();
+      double start = steady_now_s();
+      run_calls(c, call, 1, watch);
+      s = steady_now_s() - start;
+    }
+    return session_.max(detail::median_of(step));
   }
 
   void fill_pace(CollectiveRow& row, const std::vector<double>& block_wire, const std::vector<double>& iter_wire) const {

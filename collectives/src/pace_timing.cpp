@@ -156,14 +156,21 @@ std::vector<DoseFigures> run_dose_rounds(MpiSession& session, const CollectiveBe
   bool slowed = std::find(cfg.slow_ranks.begin(), cfg.slow_ranks.end(), session.rank()) != cfg.slow_ranks.end();
   // Recorded in execution order; slot[k] says which (round, dose) the k-th run of `steps` records was.
   PaceRecorder rec(offset_s, rounds * doses * steps);
-  std::vector<std::size_t> slot;
+  double longest = 0;
+  for (const SlowDose& d : cfg.slow_doses) longest = std::max(longest, dose_seconds(d, base_step_s));
+  StartWindows windows(agree_windows(session, offset_s, window_period_s(base_step_s, longest)), offset_s);
+  std::vector<std::size_t> slot, missed(doses, 0);
   for (std::size_t round = 0; round < rounds; ++round)
     for (std::size_t d : dose_order(doses, cfg.seed, static_cast<int>(round))) {
       double spin = slowed ? dose_seconds(cfg.slow_doses[d], base_step_s) : 0;
-      for (std::size_t i = 0; i < steps; ++i) one_step(spin, rec);
+      std::size_t before = windows.missed();
+      for (std::size_t i = 0; i < steps; ++i) one_step(spin, rec, windows);
+      missed[d] += windows.missed() - before;
       slot.push_back(round * doses + d);
     }
   std::vector<double> all = session.gather_doubles(rec.wire(), 0);
+  std::vector<int> missed_all(doses);
+  for (std::size_t d = 0; d < doses; ++d) missed_all[d] = static_cast<int>(session.sum(static_cast<double>(missed[d])));
   if (session.rank() != 0) return {};
   PaceTimeline t = timeline_from_wire(all, static_cast<std::size_t>(session.size()));
   std::vector<std::vector<PaceTimeline>> by_dose(doses, std::vector<PaceTimeline>(rounds));
@@ -175,6 +182,8 @@ std::vector<DoseFigures> run_dose_rounds(MpiSession& session, const CollectiveBe
     DoseFigures f = reduce_dose(by_dose[d], by_dose[0], cfg.slow_ranks, uncertainty_s);
     f.dose = cfg.slow_doses[d].text;
     f.set_us = dose_seconds(cfg.slow_doses[d], base_step_s) * 1e6;
+    f.windows_missed = missed_all[d];
+    f.window_period_us = windows.period_s() * 1e6;
     out.push_back(std::move(f));
   }
   return out;

@@ -3,7 +3,8 @@
 //   clock (local steady time + its clock_sync offset), three doubles a record; rank 0 gathers them.
 //   Dose rounds: `slow_rounds` rounds, each running every dose once in an order drawn per round
 //   (Fisher-Yates on a seeded mt19937_64, the same draw on every rank, as the experiment runner orders
-//   arms); a dose is `iters` timed steps: barrier, the slowed ranks spin for the dose, one call.
+//   arms); a dose is `iters` timed steps: wait for the step's common start instant (start_window.h),
+//   the slowed ranks spin for the dose, one call.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -12,6 +13,7 @@
 
 #include "placebench/collectives/bench.h"
 #include "placebench/collectives/pace.h"
+#include "start_window.h"
 
 namespace placebench::collectives::detail {
 
@@ -48,10 +50,11 @@ double longest_call_s(const std::vector<RankBlockTimes>& block);
 // The dose order of one round: a permutation of 0..doses-1.
 std::vector<std::size_t> dose_order(std::size_t doses, std::uint64_t seed, int round);
 
-// The dose rounds, collective over all ranks. one_step(spin_s) runs one timed step on this rank
-// (barrier, spin, one call) and records it. Rank 0 gets the figures; others an empty vector.
-// base_step_s: the step time a percent dose is a share of (the same on every rank).
-using TimedStep = std::function<double(double spin_s, PaceRecorder& recorder)>;  // returns the call's time
+// The dose rounds, collective over all ranks. one_step(spin_s, recorder, windows) runs one timed step
+// on this rank (wait for the next window, spin, one call) and records it. Rank 0 gets the figures;
+// others an empty vector. base_step_s: the step time a percent dose is a share of (the same on every
+// rank); the windows' period is made from it and the largest dose.
+using TimedStep = std::function<double(double spin_s, PaceRecorder& recorder, StartWindows& windows)>;  // the call's time
 std::vector<DoseFigures> run_dose_rounds(MpiSession& session, const CollectiveBenchConfig& cfg, double offset_s,
                                          double base_step_s, const std::vector<double>& uncertainty_s,
                                          const TimedStep& one_step);

@@ -289,9 +289,11 @@ TEST(GoldenPrinter, CollectivePaceAndDoses) {
   rep.config.slow_ranks = {1};
   rep.config.slow_doses = {{"0%", 0, true}, {"10%", 10, true}};
   rep.config.slow_rounds = 6;
-  DoseFigures d0{"0%", 0, 0.1, 10, 9, 0, 0, 0, 0, 0, 0, 0, 0, 0, "consistent", 6, row.block_pace};
-  DoseFigures d1{"10%", 1, 1.1, 11.2, 10.1, 1.1, 0.9, 1.3, 1.1, 0.9, 1.4, 0.1, -0.2, 0.3, "consistent", 6, row.iter_pace};
+  DoseFigures d0{"0%", 0, 0.1, 10, 9, 0, 0, 0, 0, 0, 0, 0, 0, 0, "consistent", 6, row.block_pace, 0, 516.5};
+  DoseFigures d1{"10%", 1, 1.1, 11.2, 10.1, 1.1, 0.9, 1.3, 1.1, 0.9, 1.4, 0.1, -0.2, 0.3, "consistent", 6, row.iter_pace, 1, 516.5};
   row.doses = {d0, d1};
+  row.window_period_us = 515.25;  // the calls' common start instants; 2 starts came after theirs
+  row.windows_missed = 2;
   EXPECT_TRUE(matches_golden(render_collective_table(rep), "printers/collective-pace.txt"));
   EXPECT_TRUE(matches_golden(json_text(collective_to_json(rep)), "printers/collective-pace.json"));
 }

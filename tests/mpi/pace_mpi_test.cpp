@@ -4,6 +4,8 @@
 // by tests: docs/performance.md.)
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "mpi_support.h"
 
 using placebench::testing::run_mpi;
@@ -32,6 +34,19 @@ TEST(PaceMpi, CollectiveNamesAHeavilySlowedRankAndMeasuresTheDose) {
   EXPECT_NEAR(doses[1]["set_us"].get<double>(), 20000, 1e-6);
   EXPECT_GE(doses[1]["achieved_us"].get<double>(), 20000) << doses[1].dump();  // a spin ends at its time, never sooner
   EXPECT_GT(doses[1]["step_delta_us"]["estimate"].get<double>(), 10000) << doses[1].dump();
+  // Every timed single call starts at its common instant (start_window.h), not at a barrier's exit: call
+  // k begins on no rank before k periods after call 0 (less the clocks' error), and a dose's period covers
+  // the step and the largest dose.
+  EXPECT_EQ(pace["call_start"]["rule"], "common instant") << pace.dump();
+  double period = pace["call_start"]["period_us"].get<double>();
+  EXPECT_GE(period, 500) << pace.dump();
+  double clock_error = 0;
+  for (const auto& rtt : j["clock_rtt_us"]) clock_error = std::max(clock_error, rtt.get<double>());
+  const auto& lanes = pace["lanes"]["calls"];
+  for (std::size_t k = 0; k < lanes.size(); ++k)
+    for (const auto& rank : lanes[k]) EXPECT_GE(rank[0].get<double>(), k * period - clock_error) << "call " << k << ": " << lanes.dump();
+  EXPECT_GE(doses[1]["window_period_us"].get<double>(), 20000 + 500) << doses[1].dump();
+  EXPECT_GE(doses[1]["windows_missed"].get<int>(), 0);
 }
 
 TEST(PaceMpi, GangNamesAHeavilySlowedRankPerStep) {
@@ -52,4 +67,17 @@ TEST(PaceMpi, SlowingARankThatDoesNotExistIsBadInput) {
   auto run = run_mpi(2, {"collective", "--backend", "mpi", "--sizes", "8", "--slow-ranks", "5", "--json"});
   EXPECT_EQ(run.result.exit_code, 2);
   EXPECT_NE(run.result.err.find("--slow-ranks: rank 5 does not exist"), std::string::npos) << run.result.err;
+}
+
+TEST(PaceMpi, CallsStartAtABarrierWhenAsked) {
+  auto run = run_mpi(2, {"collective", "--backend", "mpi", "--ops", "allreduce", "--sizes", "8", "--mode", "out-of-place",
+                         "--iters", "5", "--blocks", "2", "--arm", "unpinned", "--call-start", "barrier", "--json"});
+  ASSERT_EQ(run.result.exit_code, 0) << run.result.err;
+  auto j = stdout_json(run.result);
+  EXPECT_EQ(j["config"]["call_start"], "barrier");
+  EXPECT_EQ(j["rows"][0]["pace"]["call_start"], nlohmann::json({{"rule", "barrier"}})) << j["rows"][0]["pace"].dump();
+  EXPECT_NE(j["labels"]["time_p50"].get<std::string>().find("barrier"), std::string::npos);
+  auto bad = run_mpi(2, {"collective", "--backend", "mpi", "--sizes", "8", "--call-start", "soon"});
+  EXPECT_EQ(bad.result.exit_code, 2) << bad.result.err;
+  EXPECT_NE(bad.result.err.find("--call-start"), std::string::npos) << bad.result.err;
 }

@@ -37,7 +37,7 @@ namespace coll = placebench::collectives;
 struct CollectiveOptions {
   PlanRequest placement;
   std::string backend = "auto", ops = "allreduce", types = "float32", redop = "sum", sizes = "8:1M:x4", mode = "both",
-              arm = "local", stall_timeout, nccl_tests_json, slow_ranks, slow_doses;
+              arm = "local", stall_timeout, nccl_tests_json, slow_ranks, slow_doses, call_start = "instant";
   int root = 0, iters = 20, warmup = 5, blocks = 10, slow_rounds = 10;
   bool no_check = false, json = false, allow_single_rank = false, force = false, wide = false;
 };
@@ -97,6 +97,7 @@ coll::CollectiveBenchConfig parse_config(const CollectiveOptions& opt) {
   check_collective_memory(cfg.sizes, opt.sizes);
   cfg.iters = opt.iters;
   cfg.blocks = opt.blocks;
+  cfg.start_at_barrier = opt.call_start == "barrier";
   cfg.warmup_iters = opt.warmup;
   cfg.root = opt.root;
   cfg.check = !opt.no_check;
@@ -271,6 +272,11 @@ void add_collective_command(CLI::App& app, CommandAction& action) {
       ->type_name("D,E");
   cmd->add_option("--slow-rounds", opt->slow_rounds, "Dose rounds (each runs every dose, in a random order): CIs are over rounds")
       ->type_name("N")->transform(whole_number(1, 10'000))->default_val(10);
+  cmd->add_option("--call-start", opt->call_start,
+                  "Single timed calls start at a common instant of the synchronized clock, or at a barrier's exit")
+      ->check(CLI::IsMember({"instant", "barrier"}))
+      ->type_name("WHEN")
+      ->default_val("instant");
   add_force_flag(*cmd, opt->force);
   cmd->add_option("--stall-timeout", opt->stall_timeout,
                   "Abort the job when a wait makes no progress this long, plus the call's bytes at 100 MB/s (default "

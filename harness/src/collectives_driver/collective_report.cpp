@@ -17,14 +17,20 @@ using namespace placebench::collectives;
 namespace {
 
 // What each timing figure is, carried in the JSON so a reader needs no other document.
-nlohmann::json figure_labels() {
+// How a single timed call starts (--call-start), in the labels and the table's footer.
+const char* call_start_text(bool start_at_barrier) {
+  return start_at_barrier ? "started at a barrier's exit" : "started on every rank at one instant of the synchronized clock";
+}
+
+nlohmann::json figure_labels(bool start_at_barrier) {
   return {{"time", "median over blocks of (block time / iters), each block the mean over ranks (nccl-tests' time)"},
           {"block_time_min", "fastest block, same reduction"},
           {"block_time_max", "slowest block, same reduction"},
           {"block_spread", "block_time_max / block_time_min"},
           {"algbw", "size / time"},
           {"busbw", "algbw x the collective's nccl-tests bus factor"},
-          {"time_p50", "per iteration (barrier, one call): median of the slowest rank's time"},
+          {"time_p50", fmt::format("per iteration (one call, {}): median of the slowest rank's time",
+                                   call_start_text(start_at_barrier))},
           {"time_p95", "per iteration: 95th percentile of the slowest rank's time"},
           {"time_p99", "per iteration: 99th percentile of the slowest rank's time"},
           {"time_max", "per iteration: largest slowest-rank time"},
@@ -32,10 +38,14 @@ nlohmann::json figure_labels() {
 }
 
 // Who set the pace in the row's timed blocks and single calls, every rank's lanes, and the dose rounds.
-nlohmann::json row_pace_to_json(const CollectiveRow& r) {
+nlohmann::json row_pace_to_json(const CollectiveRow& r, bool start_at_barrier) {
   nlohmann::json pace{{"blocks", trial_pace_to_json(r.block_pace, true)},
                       {"calls", trial_pace_to_json(r.iter_pace, true)},
                       {"lanes", {{"blocks", lanes_to_json(r.block_lanes)}, {"calls", lanes_to_json(r.iter_lanes)}}}};
+  pace["call_start"] = start_at_barrier ? nlohmann::json{{"rule", "barrier"}}
+                                        : nlohmann::json{{"rule", "common instant"},
+                                                         {"period_us", r.window_period_us},
+                                                         {"windows_missed", r.windows_missed}};
   if (!r.doses.empty()) pace["doses"] = doses_to_json(r.doses);
   return pace;
 }
@@ -60,6 +70,9 @@ std::string render_pace_lines(const CollectiveReport& rep) {
     if (!r.unsupported.empty() || r.iter_pace.blocks == 0) continue;
     out += fmt::format("\npace, {} {} B {}:\n", collective_name(r.op), r.size, r.in_place ? "in-place" : "out-of-place");
     out += pace_line("  calls", r.iter_pace) + pace_line("  blocks", r.block_pace);
+    if (r.windows_missed > 0)
+      out += fmt::format("  ({} call starts came after their instant: a call overran the {:.0f} us period)\n",
+                         r.windows_missed, r.window_period_us);
     if (!r.doses.empty()) out += render_dose_table(r.doses, rep.config.slow_ranks);
   }
   return out;
@@ -105,7 +118,7 @@ nlohmann::json collective_to_json(const CollectiveReport& rep) {
                   {"time_max", r.iter_max_us},
                   {"time_p50_rank_mean", r.iter_mean_p50_us},
                   {"wrong", r.wrong >= 0 ? nlohmann::json(r.wrong) : nlohmann::json("N/A")}});
-      if (r.iter_pace.blocks > 0) row["pace"] = row_pace_to_json(r);
+      if (r.iter_pace.blocks > 0) row["pace"] = row_pace_to_json(r, cfg.start_at_barrier);
     }
     rows.push_back(std::move(row));
   }
@@ -120,9 +133,10 @@ nlohmann::json collective_to_json(const CollectiveReport& rep) {
           {"hosts", std::vector<std::string>(hosts.begin(), hosts.end())},
           {"config",
            {{"ops", ops}, {"types", types}, {"redop", redop_name(cfg.redop)}, {"root", cfg.root}, {"arm", rep.arm},
-            {"warmup_iters", cfg.warmup_iters}, {"iters", cfg.iters}, {"blocks", cfg.blocks}, {"check", cfg.check}}},
+            {"warmup_iters", cfg.warmup_iters}, {"iters", cfg.iters}, {"blocks", cfg.blocks}, {"check", cfg.check},
+            {"call_start", cfg.start_at_barrier ? "barrier" : "instant"}}},
           {"units", {{"time", "us"}, {"algbw", "GB/s"}, {"busbw", "GB/s"}, {"size", "bytes"}, {"block_spread", "ratio"}}},
-          {"labels", figure_labels()},
+          {"labels", figure_labels(cfg.start_at_barrier)},
           {"rows", rows},
           {"wrong_total", rep.result.wrong_total},
           {"average_bus_bandwidth", average_bus_bandwidth(rep.result)},
@@ -216,7 +230,8 @@ std::string render_collective_table(const CollectiveReport& rep, bool wide) {
   out += fmt::format("\n# {:<20} : {} {}\n", "Out of bounds values", rep.result.wrong_total, rep.result.wrong_total ? "FAILED" : "OK");
   out += fmt::format("# {:<20} : {:g} \n", "Avg bus bandwidth", average_bus_bandwidth(rep.result));
   out += "time = median over blocks of block time / calls, each block the mean over ranks; spread = slowest / fastest "
-         "block;\nalgbw = size/time, busbw = algbw x nccl-tests' factor (GB/s = 1e9 B/s); per iteration = barrier + one call\n";
+         "block;\nalgbw = size/time, busbw = algbw x nccl-tests' factor (GB/s = 1e9 B/s);\n";
+  out += fmt::format("per iteration = one call, {}\n", call_start_text(rep.config.start_at_barrier));
   if (!wide) out += "--wide: count, type, redop, root, p95 and the rank mean (nccl-tests' columns)\n";
   return out;
 }

@@ -25,7 +25,7 @@ struct WorkloadRun {
                                                  // the other workers, the ring, the training loop)
 };
 
-// One collective of the class, `steps` timed iterations (barrier, one call, sync; the slowest rank's
+// One collective of the class, `steps` timed iterations (a common start instant, one call, sync; the slowest rank's
 // time is the step) after the warm-up, on every rank of the session, under the arm. Every element is
 // checked; a wrong one is an error.
 WorkloadRun collective_trial(const Inventory& inv, const ExperimentConfig& config, const ClassConfig& cls, Arm arm,

@@ -42,6 +42,7 @@ struct CollectiveBenchConfig {
   std::vector<SlowDose> slow_doses;  // the doses; the first is the reference (0)
   int slow_rounds = 10;              // rounds; each runs every dose, in an order drawn per round
   std::uint64_t seed = 1;            // the dose order's seed (the same draw on every rank)
+  bool start_at_barrier = false;     // timed single calls start at a barrier's exit, not a common instant
 };
 
 // Per dose, rank 0, from the dose rounds (slowdown.cpp says how). Deltas are against dose 0 of the
@@ -58,6 +59,8 @@ struct DoseFigures {
   std::string model;                 // slowest-rank model: consistent (excess CI holds 0), inconsistent, unknown
   int rounds = 0;
   TrialPace pace;                    // over every timed call at this dose
+  int windows_missed = 0;            // its calls, summed over ranks, that a rank began after their window
+  double window_period_us = 0;       // the dose rounds' calls start this far apart (start_window.h)
 };
 
 struct CollectiveRow {
@@ -84,6 +87,11 @@ struct CollectiveRow {
   PaceTimeline block_lanes, iter_lanes;
   TrialPace block_pace, iter_pace;
   std::vector<DoseFigures> doses;
+  // The timed single calls (and the dose rounds' calls) start at common instants, not at a barrier's
+  // exit (start_window.h): the period between them, and the calls a rank began after their instant
+  // (summed over ranks; the previous call overran the period).
+  double window_period_us = 0;
+  int windows_missed = 0;
 };
 
 struct CollectiveBenchResult {
