@@ -26,6 +26,10 @@ namespace placebench::collectives::detail {
 // returns at once.
 double spin_for_s(double s);
 
+// Counted work (gang.h, measure_work_units_per_s): `units` units, yielding every 50 us as the spin
+// does; returns the seconds it took (longer under a CPU share cap, which a timed spin would hide).
+double run_work_units(std::uint64_t units);
+
 class PaceRecorder {
  public:
   // records: how many will be made, reserved up front so no record allocates between timed steps.

@@ -81,3 +81,30 @@ TEST(PaceMpi, CallsStartAtABarrierWhenAsked) {
   EXPECT_EQ(bad.result.exit_code, 2) << bad.result.err;
   EXPECT_NE(bad.result.err.find("--call-start"), std::string::npos) << bad.result.err;
 }
+
+// --slow-cap where this node cannot cap (cgroup v1, as CI's): exit 2 with what is missing, never an
+// uncapped run; where it can (cgroup v2, writable), the capped rank's record says what was written.
+TEST(PaceMpi, GangCpuCapIsAppliedOrRefusedWithTheReason) {
+  auto run = run_mpi(2, {"gang", "--backend", "mpi", "--arm", "unpinned", "--steps", "3", "--step-bytes", "8",
+                         "--step-work", "5ms", "--slow-ranks", "1", "--slow-cap", "50%", "--json"});
+  if (run.result.exit_code == 0) {
+    auto j = stdout_json(run.result);
+    EXPECT_EQ(j["config"]["slow_cap"], 0.5);
+    EXPECT_TRUE(j["ranks"][1].contains("cpu_cap")) << j["ranks"][1].dump();
+    EXPECT_FALSE(j["ranks"][0].contains("cpu_cap")) << j["ranks"][0].dump();
+  } else {
+    EXPECT_EQ(run.result.exit_code, 2) << run.result.err;
+    EXPECT_NE(run.result.err.find("--slow-cap: "), std::string::npos) << run.result.err;
+  }
+  for (const std::vector<std::string>& bad : std::vector<std::vector<std::string>>{
+           {"--slow-ranks", "1", "--slow-cap", "50", "--step-work", "5ms"},
+           {"--slow-ranks", "1", "--slow-cap", "0.5%", "--step-work", "5ms"},
+           {"--slow-ranks", "1", "--slow-cap", "50%"},
+           {"--slow-ranks", "1", "--slow-cap", "50%", "--slow-step", "1ms", "--step-work", "5ms"}}) {
+    std::vector<std::string> args{"gang", "--backend", "mpi", "--arm", "unpinned"};
+    args.insert(args.end(), bad.begin(), bad.end());
+    auto r = run_mpi(2, args);
+    EXPECT_EQ(r.result.exit_code, 2) << r.result.err;
+    EXPECT_NE(r.result.err.find("--slow-"), std::string::npos) << r.result.err;
+  }
+}

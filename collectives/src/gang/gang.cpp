@@ -153,9 +153,13 @@ template <class PollUntil>
 bool Gang::run_steps(GangRank& me, GangAttempt& at, PollUntil& poll_until) {
   double step_deadline = *at.joined_s + config_.deadline_s, step_start = *at.joined_s;
   double spin_s = config_.work_s + (contains(config_.slow_ranks, me.rank) ? config_.slow_s : 0);
+  auto work_units = static_cast<std::uint64_t>(std::llround(config_.work_s * config_.work_units_per_s));
   me.steps.reserve(static_cast<std::size_t>(config_.steps));  // no allocation between a step's marks
   for (int s = 0; s < config_.steps; ++s) {
-    if (spin_s > 0) detail::spin_for_s(spin_s);  // its own work before the step (a straggler's: more)
+    if (work_units > 0)
+      detail::run_work_units(work_units);  // counted work: a capped rank's takes longer
+    else if (spin_s > 0)
+      detail::spin_for_s(spin_s);  // its own work before the step (a straggler's: more)
     double arrive = now_global();
     transport_->begin_step();
     if (!poll_until(step_deadline, [&] { return transport_->poll_step(); })) return false;

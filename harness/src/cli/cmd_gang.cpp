@@ -19,6 +19,7 @@
 #include "placebench/harness/collectives_driver/rank_placement.h"
 #include "placebench/harness/errors.h"
 #include "placebench/harness/units.h"
+#include "placebench/hostpipe/cpu_cap.h"
 #include "placebench/kernels/device_runtime.h"
 
 namespace placebench::harness {
@@ -33,7 +34,7 @@ constexpr double kMaxDeadlineS = 3600, kMaxBackoffS = 600;
 struct GangOptions {
   PlanRequest placement;
   std::string backend = "auto", late, late_delay = "0s", missing, deadline = "10s", backoff = "1s", step_bytes = "1M",
-              arm = "local", stall_timeout, slow_ranks, slow_step, step_work;
+              arm = "local", stall_timeout, slow_ranks, slow_step, slow_cap, step_work;
   int retries = 0, gpus_per_rank = 1, steps = 10;
   bool allow_single_rank = false;
   ReportOutput output;
@@ -47,8 +48,14 @@ coll::GangConfig parse_config(const GangOptions& opt) {
   c.slow_ranks = parse_rank_list(opt.slow_ranks, "--slow-ranks");
   if (!opt.slow_step.empty()) c.slow_s = parse_duration_s(opt.slow_step, "--slow-step", 1.0);
   if (!opt.step_work.empty()) c.work_s = parse_duration_s(opt.step_work, "--step-work", 1.0);
-  if (c.slow_ranks.empty() != (c.slow_s == 0))
-    throw InputError("--slow-ranks and --slow-step go together: the ranks to slow and their extra work per step (e.g. 200us)");
+  if (!opt.slow_cap.empty()) c.slow_cap = parse_cpu_share(opt.slow_cap, "--slow-cap");
+  if (c.slow_s > 0 && c.slow_cap > 0)
+    throw InputError("--slow-step and --slow-cap are two ways to slow the ranks; give one");
+  if (c.slow_ranks.empty() != (c.slow_s == 0 && c.slow_cap == 0))
+    throw InputError("--slow-ranks goes with --slow-step or --slow-cap: the ranks to slow and their extra work per step "
+                     "(e.g. 200us) or their share of a CPU (e.g. 50%)");
+  if (c.slow_cap > 0 && c.work_s == 0)
+    throw InputError("--slow-cap needs --step-work: a cap slows a rank's own work, and without it there is none (e.g. --step-work 20ms)");
   c.deadline_s = parse_duration_s(opt.deadline, "--deadline", kMaxDeadlineS);
   c.backoff_s = parse_duration_s(opt.backoff, "--backoff", kMaxBackoffS);
   c.retries = opt.retries;
@@ -120,6 +127,41 @@ void set_up_rank(coll::MpiSession& session, const GangOptions& opt, Arm arm, col
   rank.placement = std::make_unique<RankPlacement>(place_rank(inv, request, arm, rank.who, cfg.gpus_per_rank, cfg.step_bytes));
 }
 
+// --slow-cap: every rank measures its rate of counted work before any cap (the same count of units is
+// then every rank's work), and the slowed ranks cap themselves (cgroup v2 cpu.max). A cap this node
+// cannot apply is bad input (exit 2, agreed by all ranks), never a silent uncapped run.
+std::unique_ptr<hostpipe::CpuCap> cap_if_slowed(coll::MpiSession& session, coll::GangConfig& cfg) {
+  cfg.work_units_per_s = session.max(coll::measure_work_units_per_s());
+  if (std::find(cfg.slow_ranks.begin(), cfg.slow_ranks.end(), session.rank()) == cfg.slow_ranks.end()) return nullptr;
+  try {
+    // Periods of a tenth of the step's work (1-100 ms): the cap is an average over a period, so a
+    // period longer than the work would let the work run uncapped while its quota lasts.
+    auto period_us = static_cast<std::uint64_t>(std::clamp(cfg.work_s / 10, 1e-3, 0.1) * 1e6);
+    return hostpipe::CpuCap::apply(cfg.slow_cap, period_us);
+  } catch (const hostpipe::CpuCapError& e) {
+    throw InputError(std::string("--slow-cap: ") + e.what());
+  }
+}
+
+// A rank's CPU cap (what was written, and cpu.stat after the run), "" for a rank without one.
+std::string cap_to_json(const hostpipe::CpuCap* cap) {
+  if (!cap) return "";
+  hostpipe::CpuCapStats st = cap->stats();
+  return nlohmann::json{{"cgroup", cap->cgroup_dir()}, {"cpu_max", cap->cpu_max()}, {"periods", st.periods},
+                        {"throttled_periods", st.throttled}, {"throttled_us", st.throttled_us}, {"usage_us", st.usage_us}}
+      .dump();
+}
+
+// The reporter: each capped rank's cap into its placement record, as `cpu_cap`.
+void add_caps(std::vector<std::string>& placements, const std::vector<std::string>& caps) {
+  for (std::size_t r = 0; r < caps.size() && r < placements.size(); ++r) {
+    if (caps[r].empty()) continue;
+    nlohmann::json j = nlohmann::json::parse(placements[r]);
+    j["cpu_cap"] = nlohmann::json::parse(caps[r]);
+    placements[r] = j.dump();
+  }
+}
+
 // The reporter prints the result and writes --out, before any rank exits.
 void report(const GangOptions& opt, const RankSetup& rank, const coll::GangConfig& cfg, const coll::GangResult& result,
             Arm arm, const std::vector<std::string>& placements) {
@@ -167,6 +209,12 @@ int run_gang_command(const GangOptions& opt) {
   if (status != 0) return status;
   cfg.backend = agree_on_backend(session, cfg.backend);  // the reason stays the rank's own, as it always has
 
+  std::unique_ptr<hostpipe::CpuCap> cap;
+  if (cfg.slow_cap > 0) {
+    status = run_setup_agreed(session, [&] { cap = cap_if_slowed(session, cfg); });
+    if (status != 0) return status;
+  }
+
   int reporter = coll::gang_reporter(cfg, session.size());
   std::unique_ptr<coll::Gang> gang;
   coll::GangResult result;
@@ -174,6 +222,7 @@ int run_gang_command(const GangOptions& opt) {
     std::vector<std::string> placements = session.gather_strings(rank_to_json(rank.who, *rank.placement).dump(), reporter);
     gang = std::make_unique<coll::Gang>(session, cfg, started);
     result = gang->run();
+    if (cfg.slow_cap > 0) add_caps(placements, session.gather_strings(cap_to_json(cap.get()), reporter));
     if (session.rank() == reporter) report(opt, rank, cfg, result, arm, placements);
   } catch (const std::exception& e) {
     abort_job(session, e.what());
@@ -211,6 +260,9 @@ void add_gang_command(CLI::App& app, CommandAction& action) {
   cmd->add_option("--slow-ranks", opt->slow_ranks, "Stragglers on purpose: these ranks spin --slow-step before each step")
       ->type_name("RANKS");
   cmd->add_option("--slow-step", opt->slow_step, "Their extra work per step (200us, 1ms; at most 1s)")->type_name("TIME");
+  cmd->add_option("--slow-cap", opt->slow_cap,
+                  "Or cap their CPU share (cgroup v2 cpu.max, e.g. 50%); every rank's --step-work is then counted work")
+      ->type_name("SHARE");
   cmd->add_option("--arm", opt->arm, "The arm every rank applies: " + arm_names_list())->type_name("A")->default_val("local");
   add_device_options(cmd, opt->placement.device);
   add_placement_options(cmd, opt->placement);

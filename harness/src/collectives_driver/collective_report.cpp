@@ -91,35 +91,45 @@ double average_bus_bandwidth(const CollectiveBenchResult& result) {
   return n ? sum / n : 0;
 }
 
+namespace {
+
+// One row: what was run, then its figures and pace records, or why it was not run.
+nlohmann::json row_to_json(const CollectiveRow& r, const CollectiveBenchConfig& cfg) {
+  nlohmann::json row{{"op", collective_name(r.op)},
+                     {"size", r.size},
+                     {"count", r.count},
+                     {"type", type_name(r.type)},
+                     {"redop", collective_reduces(r.op) ? redop_name(r.redop) : "none"},
+                     {"root", r.root},
+                     {"in_place", r.in_place}};
+  if (!r.unsupported.empty()) {
+    row["unsupported"] = r.unsupported;
+    return row;
+  }
+  row.update({{"time", r.time_us},
+              {"blocks", r.blocks},
+              {"block_time_min", r.time_min_us},
+              {"block_time_max", r.time_max_us},
+              {"block_spread", r.time_spread},
+              {"algbw", r.algbw_gbps},
+              {"busbw", r.busbw_gbps},
+              {"time_p50", r.iter_p50_us},
+              {"time_p95", r.iter_p95_us},
+              {"time_p99", r.iter_p99_us},
+              {"time_max", r.iter_max_us},
+              {"time_p50_rank_mean", r.iter_mean_p50_us},
+              {"wrong", r.wrong >= 0 ? nlohmann::json(r.wrong) : nlohmann::json("N/A")}});
+  if (r.iter_pace.blocks > 0) row["pace"] = row_pace_to_json(r, cfg.start_at_barrier);
+  return row;
+}
+
+}  // namespace
+
 nlohmann::json collective_to_json(const CollectiveReport& rep) {
   const CollectiveBenchConfig& cfg = rep.config;
   nlohmann::json rows = nlohmann::json::array();
   for (const CollectiveRow& r : rep.result.rows) {
-    nlohmann::json row{{"op", collective_name(r.op)},
-                       {"size", r.size},
-                       {"count", r.count},
-                       {"type", type_name(r.type)},
-                       {"redop", collective_reduces(r.op) ? redop_name(r.redop) : "none"},
-                       {"root", r.root},
-                       {"in_place", r.in_place}};
-    if (!r.unsupported.empty()) {
-      row["unsupported"] = r.unsupported;
-    } else {
-      row.update({{"time", r.time_us},
-                  {"blocks", r.blocks},
-                  {"block_time_min", r.time_min_us},
-                  {"block_time_max", r.time_max_us},
-                  {"block_spread", r.time_spread},
-                  {"algbw", r.algbw_gbps},
-                  {"busbw", r.busbw_gbps},
-                  {"time_p50", r.iter_p50_us},
-                  {"time_p95", r.iter_p95_us},
-                  {"time_p99", r.iter_p99_us},
-                  {"time_max", r.iter_max_us},
-                  {"time_p50_rank_mean", r.iter_mean_p50_us},
-                  {"wrong", r.wrong >= 0 ? nlohmann::json(r.wrong) : nlohmann::json("N/A")}});
-      if (r.iter_pace.blocks > 0) row["pace"] = row_pace_to_json(r, cfg.start_at_barrier);
-    }
+    nlohmann::json row = row_to_json(r, cfg);
     rows.push_back(std::move(row));
   }
   std::set<std::string> hosts = host_names(rep);

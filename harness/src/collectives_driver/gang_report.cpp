@@ -94,6 +94,7 @@ json rank_to_json(const GangRank& g, const GangReport& rep) {
   if (idx < rep.placements.size()) {
     rank["device"] = rep.placements[idx]["device"];
     rank["placement"] = rep.placements[idx]["placement"];
+    if (rep.placements[idx].contains("cpu_cap")) rank["cpu_cap"] = rep.placements[idx]["cpu_cap"];  // --slow-cap
   }
   return rank;
 }
@@ -144,6 +145,7 @@ json gang_to_json(const GangReport& rep) {
   write_fields(j, r, kResultIntegers);
   if (c.work_s > 0) j["config"]["step_work_s"] = c.work_s;
   if (!c.slow_ranks.empty()) j["config"].update({{"slow_ranks", c.slow_ranks}, {"slow_step_s", c.slow_s}});
+  if (c.slow_cap > 0) j["config"].update({{"slow_cap", c.slow_cap}, {"work_units_per_s", c.work_units_per_s}});
   if (r.step_pace.blocks > 0) {
     PaceTimeline lanes(r.ranks.front().steps.size());
     for (std::size_t s = 0; s < lanes.size(); ++s)

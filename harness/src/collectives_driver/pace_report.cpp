@@ -67,6 +67,17 @@ std::vector<int> parse_rank_list(const std::string& text, const std::string& opt
   return out;
 }
 
+double parse_cpu_share(const std::string& text, const std::string& option) {
+  std::string digits = text.ends_with('%') ? text.substr(0, text.size() - 1) : std::string();
+  std::size_t dot = digits.find('.');
+  bool decimal = !digits.empty() && digits.find_first_not_of("0123456789.") == std::string::npos &&
+                 dot != 0 && dot != digits.size() - 1 && digits.find('.', dot == std::string::npos ? dot : dot + 1) == std::string::npos;
+  double percent = decimal ? std::strtod(digits.c_str(), nullptr) : -1;
+  if (!(percent >= 1 && percent <= 100))
+    throw InputError(option + ": '" + text + "' is not a share of one CPU from 1% to 100%; give e.g. 50%");
+  return percent / 100;
+}
+
 std::vector<SlowDose> parse_slow_doses(const std::string& text, const std::string& option) {
   const bool percent = text.ends_with('%');
   std::vector<SlowDose> out;

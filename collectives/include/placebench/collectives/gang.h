@@ -38,7 +38,17 @@ struct GangConfig {
   std::vector<int> slow_ranks;       // stragglers on purpose: these ranks spin slow_s before each step
   double slow_s = 0;
   double work_s = 0;                 // every rank's own work (a spin) before each step: a step with compute
+  // Stragglers by a CPU share cap (the caller caps slow_ranks, hostpipe/cpu_cap.h): then every rank's
+  // work is counted, not timed: work_s x work_units_per_s units (measured before any cap), so a capped
+  // rank's takes longer. 0: timed work (a spin that ends on the clock).
+  double slow_cap = 0;               // the slowed ranks' share of a CPU (0: no cap)
+  double work_units_per_s = 0;
 };
+
+// Counted work: units of a dependent integer chain (about a microsecond each), the rate this process
+// reaches now (the best of three 20 ms samples). Measure it before a cap, as the gang's work is then
+// a count of units.
+double measure_work_units_per_s();
 
 // Times in seconds since the earliest process start of the job (the zero of every timeline).
 struct GangAttempt {

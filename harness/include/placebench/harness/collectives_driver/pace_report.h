@@ -19,6 +19,10 @@ std::vector<int> parse_rank_list(const std::string& text, const std::string& opt
 // reference: it comes first, added when not given. Throws InputError naming `option`.
 std::vector<collectives::SlowDose> parse_slow_doses(const std::string& text, const std::string& option);
 
+// A share of one CPU given as a percent, "N%" or "N.N%" (decimal digits only), from 1% to 100%: the
+// share (0.01-1). Throws InputError naming the option otherwise.
+double parse_cpu_share(const std::string& text, const std::string& option);
+
 // A trial's pace-setter and per-rank evidence; with_blocks adds the per-block verdicts.
 nlohmann::json trial_pace_to_json(const collectives::TrialPace& pace, bool with_blocks);
 // Every rank's start, arrival and departure per block, in us since the earliest start of the timeline.
