@@ -182,8 +182,10 @@ std::vector<DoseFigures> run_dose_rounds(MpiSession& session, const CollectiveBe
     DoseFigures f = reduce_dose(by_dose[d], by_dose[0], cfg.slow_ranks, uncertainty_s);
     f.dose = cfg.slow_doses[d].text;
     f.set_us = dose_seconds(cfg.slow_doses[d], base_step_s) * 1e6;
-    f.windows_missed = missed_all[d];
-    f.window_period_us = windows.period_s() * 1e6;
+    if (!cfg.start_at_barrier) {  // the windows were used
+      f.windows_missed = missed_all[d];
+      f.window_period_us = windows.period_s() * 1e6;
+    }
     out.push_back(std::move(f));
   }
   return out;

@@ -2,6 +2,7 @@
 #include "placebench/hostpipe/cpu_cap.h"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -9,6 +10,8 @@
 #include <cerrno>
 #include <cmath>
 #include <cstring>
+#include <filesystem>
+#include <string_view>
 #include <sstream>
 
 #include "placebench/hostpipe/input_file.h"
@@ -52,17 +55,44 @@ std::string own_cgroup_dir(const std::string& proc_root, const std::string& sys_
     throw CpuCapError("a CPU share cap needs cgroup v2 (cpu.max), and this process is not in a cgroup v2 hierarchy at " +
                       sys_root + " (" + proc_root + "/self/cgroup has no 0:: line, or no cgroup.controllers there): boot "
                       "with systemd.unified_cgroup_hierarchy=1, or slow the ranks with --slow-step instead");
+  // The directory must hold this process: a path not under this mount (a container without a cgroup
+  // namespace, a host hierarchy mounted in a namespaced one) is refused rather than guessed, since moving
+  // the process elsewhere would take it out of its own cgroup's limits.
   std::string dir = path == "/" ? sys_root : sys_root + path;
-  if (::stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) dir = sys_root;  // a container without a cgroup namespace
+  if (!has_word(read_text(dir + "/cgroup.procs"), std::to_string(::getpid())))
+    throw CpuCapError("cannot find this process's own cgroup: " + dir + "/cgroup.procs does not list it (" + proc_root +
+                      "/self/cgroup says " + path + "; a cgroup namespace or another mount hides it): run placebench "
+                      "where its cgroup is mounted at " + sys_root + ", or slow the ranks with --slow-step instead");
   return dir;
+}
+
+// Children an earlier run left when it was killed before it could remove them (MPI_Abort skips
+// destructors): empty ones whose process is gone. A child of a live process is left alone (another
+// capped rank on this node may have made it and not yet moved in).
+void remove_stale_children(const std::string& parent) {
+  constexpr std::string_view kPrefix = "placebench-cap-";
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(parent, ec)) {
+    std::string name = entry.path().filename().string();
+    if (name.rfind(kPrefix, 0) != 0) continue;
+    std::string digits = name.substr(kPrefix.size());
+    if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos || digits.size() > 9) continue;
+    pid_t pid = static_cast<pid_t>(std::stol(digits));
+    if (pid == ::getpid() || (::kill(pid, 0) != 0 && errno == ESRCH)) ::rmdir(entry.path().c_str());
+  }
 }
 
 }  // namespace
 
-std::string cpu_max_text(double share, std::uint64_t period_us) {
+std::uint64_t cpu_cap_period_us(double share, std::uint64_t period_us) {
   double s = std::clamp(share, CpuCap::kMinShare, CpuCap::kMaxShare);
   auto least = static_cast<std::uint64_t>(std::ceil(static_cast<double>(CpuCap::kMinQuotaUs) / s));
-  std::uint64_t period = std::clamp(std::max(period_us, least), CpuCap::kMinPeriodUs, CpuCap::kMaxPeriodUs);
+  return std::clamp(std::max(period_us, least), CpuCap::kMinPeriodUs, CpuCap::kMaxPeriodUs);
+}
+
+std::string cpu_max_text(double share, std::uint64_t period_us) {
+  double s = std::clamp(share, CpuCap::kMinShare, CpuCap::kMaxShare);
+  std::uint64_t period = cpu_cap_period_us(share, period_us);
   auto quota = static_cast<std::uint64_t>(std::llround(s * static_cast<double>(period)));
   return std::to_string(std::max(quota, CpuCap::kMinQuotaUs)) + " " + std::to_string(period);
 }
@@ -75,14 +105,16 @@ std::unique_ptr<CpuCap> CpuCap::apply(double share, std::uint64_t period_us, con
   if (!has_word(read_text(parent + "/cgroup.controllers"), "cpu"))
     throw CpuCapError("the cpu controller is not available in this process's cgroup " + parent +
                       " (its cgroup.controllers has no cpu): enable it in the parent's cgroup.subtree_control, or "
-                      "run under a delegated cgroup (systemd-run -p Delegate=yes)");
+                      "slow the ranks with --slow-step instead");
   if (!has_word(read_text(parent + "/cgroup.subtree_control"), "cpu")) {
     std::string err = write_file(parent + "/cgroup.subtree_control", "+cpu");
     if (!err.empty())
       throw CpuCapError("cannot enable the cpu controller for the children of " + parent + " (writing +cpu to its "
-                        "cgroup.subtree_control: " + err + "; a cgroup other than the root that holds processes cannot): "
-                        "run placebench in a cgroup of its own that may delegate, or as root on the host");
+                        "cgroup.subtree_control: " + err + "; the kernel allows it only in the root cgroup, or in one that "
+                        "holds no process, and this one holds placebench): start the job as root from the root cgroup, "
+                        "or slow the ranks with --slow-step instead");
   }
+  remove_stale_children(parent);
   std::string child = parent + "/placebench-cap-" + std::to_string(::getpid());
   if (::mkdir(child.c_str(), 0755) != 0 && errno != EEXIST)
     throw CpuCapError("cannot create the cgroup " + child + ": " + std::strerror(errno) +

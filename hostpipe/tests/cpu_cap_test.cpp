@@ -42,7 +42,7 @@ struct FakeTree {
     dir = cgroup == "/" ? sys : sys / cgroup.substr(1);
     put(dir / "cgroup.controllers", controllers + "\n");
     put(dir / "cgroup.subtree_control", subtree);
-    put(dir / "cgroup.procs", "");
+    put(dir / "cgroup.procs", "1\n" + std::to_string(::getpid()) + "\n");  // this process is in it
   }
   // The kernel makes a child's files when it is created; the fake one has them made beforehand.
   fs::path child() {
@@ -74,6 +74,32 @@ TEST(CpuCap, WritesTheQuotaAndMovesThisProcessThenMovesItBack) {
     EXPECT_EQ(st.usage_us, 5000u);
   }
   EXPECT_EQ(slurp(t.dir / "cgroup.procs"), std::to_string(::getpid()));  // moved back when lifted
+}
+
+TEST(CpuCap, ACgroupThatDoesNotHoldThisProcessIsRefusedNotGuessed) {
+  FakeTree t("/job/rank");
+  put(t.dir / "cgroup.procs", "1\n");  // a namespace or another mount: the path is not where this process is
+  try {
+    CpuCap::apply(0.5, 100000, t.proc.string(), t.sys.string());
+    FAIL() << "capped in a cgroup that does not hold this process";
+  } catch (const CpuCapError& e) {
+    EXPECT_NE(std::string(e.what()).find("cannot find this process's own cgroup"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(slurp(t.dir / "cgroup.subtree_control"), "");  // nothing written
+  put(t.proc / "self/cgroup", "0::/not/mounted/here\n");
+  EXPECT_THROW(CpuCap::apply(0.5, 100000, t.proc.string(), t.sys.string()), CpuCapError);
+}
+
+TEST(CpuCap, ChildrenThatKilledRunsLeftAreRemovedAndALiveOnesKept) {
+  FakeTree t("/");
+  t.child();
+  fs::create_directory(t.dir / "placebench-cap-999999999");                     // no such process
+  fs::create_directory(t.dir / ("placebench-cap-" + std::to_string(::getppid())));  // alive: another rank's
+  fs::create_directory(t.dir / "placebench-cap-notapid");
+  auto cap = CpuCap::apply(0.5, 100000, t.proc.string(), t.sys.string());
+  EXPECT_FALSE(fs::exists(t.dir / "placebench-cap-999999999"));
+  EXPECT_TRUE(fs::exists(t.dir / ("placebench-cap-" + std::to_string(::getppid()))));
+  EXPECT_TRUE(fs::exists(t.dir / "placebench-cap-notapid"));
 }
 
 TEST(CpuCap, LeavesAnEnabledCpuControllerAsItIs) {

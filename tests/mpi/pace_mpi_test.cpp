@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
+#include <vector>
 
 #include "mpi_support.h"
 
@@ -34,19 +36,24 @@ TEST(PaceMpi, CollectiveNamesAHeavilySlowedRankAndMeasuresTheDose) {
   EXPECT_NEAR(doses[1]["set_us"].get<double>(), 20000, 1e-6);
   EXPECT_GE(doses[1]["achieved_us"].get<double>(), 20000) << doses[1].dump();  // a spin ends at its time, never sooner
   EXPECT_GT(doses[1]["step_delta_us"]["estimate"].get<double>(), 10000) << doses[1].dump();
-  // Every timed single call starts at its common instant (start_window.h), not at a barrier's exit: call
-  // k begins on no rank before k periods after call 0 (less the clocks' error), and a dose's period covers
-  // the step and the largest dose.
+  // Every timed single call starts at its common instant (start_window.h), not at a barrier's exit: the
+  // earliest starts of consecutive calls are a period apart (their median gap at least half of it; calls
+  // started at a barrier follow each other a step apart, a small share of the period at 8 B), and a
+  // dose's period covers the step and the largest dose.
   EXPECT_EQ(pace["call_start"]["rule"], "common instant") << pace.dump();
   double period = pace["call_start"]["period_us"].get<double>();
-  EXPECT_GE(period, 500) << pace.dump();
-  double clock_error = 0;
-  for (const auto& rtt : j["clock_rtt_us"]) clock_error = std::max(clock_error, rtt.get<double>());
   const auto& lanes = pace["lanes"]["calls"];
-  for (std::size_t k = 0; k < lanes.size(); ++k)
-    for (const auto& rank : lanes[k]) EXPECT_GE(rank[0].get<double>(), k * period - clock_error) << "call " << k << ": " << lanes.dump();
+  std::vector<double> gaps;
+  auto earliest = [&](std::size_t k) {
+    double e = 1e300;
+    for (const auto& rank : lanes[k]) e = std::min(e, rank[0].get<double>());
+    return e;
+  };
+  for (std::size_t k = 1; k < lanes.size(); ++k) gaps.push_back(earliest(k) - earliest(k - 1));
+  ASSERT_FALSE(gaps.empty());
+  std::nth_element(gaps.begin(), gaps.begin() + static_cast<std::ptrdiff_t>(gaps.size() / 2), gaps.end());
+  EXPECT_GE(gaps[gaps.size() / 2], 0.5 * period) << lanes.dump();
   EXPECT_GE(doses[1]["window_period_us"].get<double>(), 20000 + 500) << doses[1].dump();
-  EXPECT_GE(doses[1]["windows_missed"].get<int>(), 0);
 }
 
 TEST(PaceMpi, GangNamesAHeavilySlowedRankPerStep) {
@@ -86,13 +93,16 @@ TEST(PaceMpi, CallsStartAtABarrierWhenAsked) {
 // uncapped run; where it can (cgroup v2, writable), the capped rank's record says what was written.
 TEST(PaceMpi, GangCpuCapIsAppliedOrRefusedWithTheReason) {
   auto run = run_mpi(2, {"gang", "--backend", "mpi", "--arm", "unpinned", "--steps", "3", "--step-bytes", "8",
-                         "--step-work", "5ms", "--slow-ranks", "1", "--slow-cap", "50%", "--json"});
-  if (run.result.exit_code == 0) {
+                         "--step-work", "20ms", "--slow-ranks", "1", "--slow-cap", "50%", "--json"});
+  if (!std::filesystem::exists("/sys/fs/cgroup/cgroup.controllers")) {  // cgroup v1 (this VM, CI): the reason
+    EXPECT_EQ(run.result.exit_code, 2) << run.result.err;
+    EXPECT_NE(run.result.err.find("--slow-cap: a CPU share cap needs cgroup v2"), std::string::npos) << run.result.err;
+  } else if (run.result.exit_code == 0) {
     auto j = stdout_json(run.result);
     EXPECT_EQ(j["config"]["slow_cap"], 0.5);
     EXPECT_TRUE(j["ranks"][1].contains("cpu_cap")) << j["ranks"][1].dump();
     EXPECT_FALSE(j["ranks"][0].contains("cpu_cap")) << j["ranks"][0].dump();
-  } else {
+  } else {  // cgroup v2 where this job's cgroup cannot cap: one of cpu_cap.h's reasons
     EXPECT_EQ(run.result.exit_code, 2) << run.result.err;
     EXPECT_NE(run.result.err.find("--slow-cap: "), std::string::npos) << run.result.err;
   }
@@ -100,7 +110,9 @@ TEST(PaceMpi, GangCpuCapIsAppliedOrRefusedWithTheReason) {
            {"--slow-ranks", "1", "--slow-cap", "50", "--step-work", "5ms"},
            {"--slow-ranks", "1", "--slow-cap", "0.5%", "--step-work", "5ms"},
            {"--slow-ranks", "1", "--slow-cap", "50%"},
-           {"--slow-ranks", "1", "--slow-cap", "50%", "--slow-step", "1ms", "--step-work", "5ms"}}) {
+           {"--slow-ranks", "1", "--slow-cap", "50%", "--slow-step", "1ms", "--step-work", "5ms"},
+           {"--slow-ranks", "1", "--slow-cap", "50%", "--step-work", "2ms"},  // under 4 of the cap's periods
+           {"--slow-ranks", "1", "--slow-cap", "50%", "--step-work", "20ms", "--missing", "0"}}) {
     std::vector<std::string> args{"gang", "--backend", "mpi", "--arm", "unpinned"};
     args.insert(args.end(), bad.begin(), bad.end());
     auto r = run_mpi(2, args);

@@ -3,7 +3,10 @@
 // or the lowest rank not missing) prints the timelines and summary and writes --out before anyone exits.
 #include <unistd.h>
 
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <cmath>
 #include <iostream>
 #include <memory>
 
@@ -40,6 +43,29 @@ struct GangOptions {
   ReportOutput output;
 };
 
+// The cap's period: a tenth of the step's work (1-100 ms), as the kernel will use it (raised until the
+// quota is its least, 1 ms). The cap is an average over a period, so a period longer than the work
+// would let the work run uncapped while the period's quota lasts.
+std::uint64_t cap_period_us(const coll::GangConfig& c) {
+  return hostpipe::cpu_cap_period_us(c.slow_cap, static_cast<std::uint64_t>(std::llround(std::clamp(c.work_s / 10, 1e-3, 0.1) * 1e6)));
+}
+
+// --slow-cap slows the ranks' own work: there must be some, spanning at least 4 of the cap's periods
+// (less fits in one period's quota and runs uncapped), and no missing rank (the caps are gathered after
+// the run, when a missing rank would wait for the reporter for the whole schedule).
+void check_cap_fits(const coll::GangConfig& c) {
+  if (c.work_s == 0)
+    throw InputError("--slow-cap needs --step-work: a cap slows a rank's own work, and without it there is none (e.g. --step-work 20ms)");
+  double period_s = static_cast<double>(cap_period_us(c)) * 1e-6;
+  if (c.work_s < 4 * period_s)
+    throw InputError(fmt::format("--step-work {:g}ms is too short for --slow-cap {:g}%: the kernel caps over periods of {:g} ms "
+                                 "here, and work shorter than 4 of them can run uncapped; give at least --step-work {:g}ms",
+                                 c.work_s * 1e3, c.slow_cap * 100, period_s * 1e3, 4 * period_s * 1e3));
+  if (!c.missing_ranks.empty())
+    throw InputError("--slow-cap and --missing: run stragglers and missing ranks as separate gangs (a missing rank "
+                     "would wait for the caps' report for the whole schedule)");
+}
+
 coll::GangConfig parse_config(const GangOptions& opt) {
   coll::GangConfig c;
   c.late_ranks = parse_rank_list(opt.late, "--late");
@@ -54,8 +80,7 @@ coll::GangConfig parse_config(const GangOptions& opt) {
   if (c.slow_ranks.empty() != (c.slow_s == 0 && c.slow_cap == 0))
     throw InputError("--slow-ranks goes with --slow-step or --slow-cap: the ranks to slow and their extra work per step "
                      "(e.g. 200us) or their share of a CPU (e.g. 50%)");
-  if (c.slow_cap > 0 && c.work_s == 0)
-    throw InputError("--slow-cap needs --step-work: a cap slows a rank's own work, and without it there is none (e.g. --step-work 20ms)");
+  if (c.slow_cap > 0) check_cap_fits(c);
   c.deadline_s = parse_duration_s(opt.deadline, "--deadline", kMaxDeadlineS);
   c.backoff_s = parse_duration_s(opt.backoff, "--backoff", kMaxBackoffS);
   c.retries = opt.retries;
@@ -127,17 +152,19 @@ void set_up_rank(coll::MpiSession& session, const GangOptions& opt, Arm arm, col
   rank.placement = std::make_unique<RankPlacement>(place_rank(inv, request, arm, rank.who, cfg.gpus_per_rank, cfg.step_bytes));
 }
 
-// --slow-cap: every rank measures its rate of counted work before any cap (the same count of units is
-// then every rank's work), and the slowed ranks cap themselves (cgroup v2 cpu.max). A cap this node
-// cannot apply is bad input (exit 2, agreed by all ranks), never a silent uncapped run.
-std::unique_ptr<hostpipe::CpuCap> cap_if_slowed(coll::MpiSession& session, coll::GangConfig& cfg) {
+// --slow-cap, before the gang is set up: every rank measures its rate of counted work, and the job
+// takes the fastest (the same count of units is then every rank's work).
+void measure_work_rate(coll::MpiSession& session, coll::GangConfig& cfg) {
   cfg.work_units_per_s = session.max(coll::measure_work_units_per_s());
+}
+
+// --slow-cap, once the gang is set up (its clock sync and setup run uncapped): the slowed ranks cap
+// themselves (cgroup v2 cpu.max). A cap this node cannot apply is bad input (exit 2, agreed by all
+// ranks), never a silent uncapped run.
+std::unique_ptr<hostpipe::CpuCap> cap_if_slowed(const coll::MpiSession& session, const coll::GangConfig& cfg) {
   if (std::find(cfg.slow_ranks.begin(), cfg.slow_ranks.end(), session.rank()) == cfg.slow_ranks.end()) return nullptr;
   try {
-    // Periods of a tenth of the step's work (1-100 ms): the cap is an average over a period, so a
-    // period longer than the work would let the work run uncapped while its quota lasts.
-    auto period_us = static_cast<std::uint64_t>(std::clamp(cfg.work_s / 10, 1e-3, 0.1) * 1e6);
-    return hostpipe::CpuCap::apply(cfg.slow_cap, period_us);
+    return hostpipe::CpuCap::apply(cfg.slow_cap, cap_period_us(cfg));
   } catch (const hostpipe::CpuCapError& e) {
     throw InputError(std::string("--slow-cap: ") + e.what());
   }
@@ -209,18 +236,19 @@ int run_gang_command(const GangOptions& opt) {
   if (status != 0) return status;
   cfg.backend = agree_on_backend(session, cfg.backend);  // the reason stays the rank's own, as it always has
 
-  std::unique_ptr<hostpipe::CpuCap> cap;
-  if (cfg.slow_cap > 0) {
-    status = run_setup_agreed(session, [&] { cap = cap_if_slowed(session, cfg); });
-    if (status != 0) return status;
-  }
+  if (cfg.slow_cap > 0) measure_work_rate(session, cfg);
 
   int reporter = coll::gang_reporter(cfg, session.size());
   std::unique_ptr<coll::Gang> gang;
+  std::unique_ptr<hostpipe::CpuCap> cap;
   coll::GangResult result;
   try {
     std::vector<std::string> placements = session.gather_strings(rank_to_json(rank.who, *rank.placement).dump(), reporter);
     gang = std::make_unique<coll::Gang>(session, cfg, started);
+    if (cfg.slow_cap > 0) {
+      status = run_setup_agreed(session, [&] { cap = cap_if_slowed(session, cfg); });
+      if (status != 0) return status;
+    }
     result = gang->run();
     if (cfg.slow_cap > 0) add_caps(placements, session.gather_strings(cap_to_json(cap.get()), reporter));
     if (session.rank() == reporter) report(opt, rank, cfg, result, arm, placements);
@@ -255,9 +283,9 @@ void add_gang_command(CLI::App& app, CommandAction& action) {
   cmd->add_option("--steps", opt->steps, "Useful steps (allreduces) once the gang is complete")
       ->type_name("S")->transform(whole_number(1, 1'000'000))->default_val(10);
   cmd->add_option("--step-bytes", opt->step_bytes, "Bytes each step allreduces")->type_name("SIZE")->default_val("1M");
-  cmd->add_option("--step-work", opt->step_work, "Every rank's own work (a spin) before each step (2ms; at most 1s)")
+  cmd->add_option("--step-work", opt->step_work, "Every rank's own work before each step: a spin (counted work under --slow-cap); 2ms, at most 1s")
       ->type_name("TIME");
-  cmd->add_option("--slow-ranks", opt->slow_ranks, "Stragglers on purpose: these ranks spin --slow-step before each step")
+  cmd->add_option("--slow-ranks", opt->slow_ranks, "Stragglers on purpose: these ranks spin --slow-step more before each step, or run capped")
       ->type_name("RANKS");
   cmd->add_option("--slow-step", opt->slow_step, "Their extra work per step (200us, 1ms; at most 1s)")->type_name("TIME");
   cmd->add_option("--slow-cap", opt->slow_cap,

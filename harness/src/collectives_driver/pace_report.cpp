@@ -146,9 +146,10 @@ nlohmann::json doses_to_json(const std::vector<DoseFigures>& doses) {
                     {{"estimate", d.collective_delta_us}, {"lo", d.collective_delta_lo_us}, {"hi", d.collective_delta_hi_us}}},
                    {"excess_us", {{"estimate", d.excess_us}, {"lo", d.excess_lo_us}, {"hi", d.excess_hi_us}}},
                    {"slowest_rank_model", d.model},
-                   {"window_period_us", d.window_period_us},
-                   {"windows_missed", d.windows_missed},
                    {"pace", trial_pace_to_json(d.pace, false)}});
+  for (std::size_t i = 0; i < doses.size(); ++i)
+    if (doses[i].window_period_us > 0)  // started at common instants (not --call-start barrier)
+      out[i].update({{"window_period_us", doses[i].window_period_us}, {"windows_missed", doses[i].windows_missed}});
   return out;
 }
 

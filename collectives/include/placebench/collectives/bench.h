@@ -60,7 +60,7 @@ struct DoseFigures {
   int rounds = 0;
   TrialPace pace;                    // over every timed call at this dose
   int windows_missed = 0;            // its calls, summed over ranks, that a rank began after their window
-  double window_period_us = 0;       // the dose rounds' calls start this far apart (start_window.h)
+  double window_period_us = 0;       // the dose rounds' calls start this far apart (start_window.h); 0: at a barrier
 };
 
 struct CollectiveRow {

@@ -1,14 +1,16 @@
 // A CPU share cap on this process through cgroup v2's cpu.max (the mechanism; which ranks are capped,
 // and by how much, is the caller's policy). The process moves itself into a child cgroup of its own,
 // `<its cgroup>/placebench-cap-<pid>`, whose cpu.max is "<share x period> <period>", and back when the
-// cap is lifted; the child is then removed.
+// cap is lifted; the child is then removed (and children that killed runs left are removed by the next).
 //
-// Where it works: cgroup v2 (a `0::/path` line in /proc/self/cgroup and cgroup.controllers at the
-// mount), the cpu controller available in the process's cgroup (its cgroup.controllers) and enabled
-// for its children (cgroup.subtree_control, which the cap enables when it is not: the kernel allows
-// that in the root cgroup, or in a cgroup that holds no process directly), and the cgroup writable
-// (root, or a delegated subtree). Anything else is a CpuCapError that says which of these is missing
-// and how to get it; nothing is changed then (a child made before the failure is removed).
+// Where it works: cgroup v2 (a `0::/path` line in /proc/self/cgroup, cgroup.controllers at the mount,
+// and the process listed in that path's cgroup.procs), the cpu controller available in the process's
+// cgroup (its cgroup.controllers) and enabled for its children (cgroup.subtree_control, which the cap
+// enables when it is not). The kernel lets a cgroup that holds processes enable controllers for its
+// children only when it is the root cgroup, so in practice: a job started as root from the root cgroup
+// (bare metal, a VM's init; not a login session's scope, a systemd service or a container, whose
+// cgroups hold their processes). Anything else is a CpuCapError that says which of these is missing
+// and what to do; nothing is changed then (a child made before the failure is removed).
 // "+cpu" stays enabled in the parent's subtree_control after the cap is lifted (other ranks may hold
 // caps beside this one); it limits nothing by itself.
 #pragma once
@@ -57,6 +59,10 @@ class CpuCap {
       : parent_(std::move(parent)), child_(std::move(child)), cpu_max_(std::move(cpu_max)) {}
   std::string parent_, child_, cpu_max_;
 };
+
+// The period the cap uses for a share and a wished period: clamped to the kernel's bounds and raised
+// until the quota (share x period) is at least 1000 us.
+std::uint64_t cpu_cap_period_us(double share, std::uint64_t period_us);
 
 // The cpu.max text for a share and a period: "<quota> <period>", the share clamped to 0.01-1, the period
 // to the kernel's bounds and raised until the quota is at least 1000 us.
