@@ -102,7 +102,10 @@ class CaseRunner {
     // period apart that a few calls started at a barrier measure (or, --call-start barrier, at a
     // barrier's exit); each: the start, this rank's extra work (a straggler's dose), one call.
     detail::StartWindows windows(
-        detail::agree_windows(session_, offset_s_, detail::window_period_s(calibrate_step_s(c, call, watch), 0)), offset_s_);
+        cfg_.start_at_barrier
+            ? detail::WindowPlan{}
+            : detail::agree_windows(session_, offset_s_, detail::window_period_s(calibrate_step_s(c, call, watch), 0)),
+        offset_s_);
     detail::TimedStep one_step = [&](double spin_s, detail::PaceRecorder& rec, detail::StartWindows& w) {
       double start = 0;
       if (cfg_.start_at_barrier) {

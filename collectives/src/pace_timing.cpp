@@ -18,7 +18,6 @@ namespace {
 
 constexpr std::size_t kFields = 3;  // start, arrive, depart
 constexpr double kConfidence = 0.95;
-constexpr double kSpinYieldS = 50e-6;
 
 struct Ci {
   double estimate = 0, lo = 0, hi = 0;
@@ -158,7 +157,8 @@ std::vector<DoseFigures> run_dose_rounds(MpiSession& session, const CollectiveBe
   PaceRecorder rec(offset_s, rounds * doses * steps);
   double longest = 0;
   for (const SlowDose& d : cfg.slow_doses) longest = std::max(longest, dose_seconds(d, base_step_s));
-  StartWindows windows(agree_windows(session, offset_s, window_period_s(base_step_s, longest)), offset_s);
+  StartWindows windows(
+      cfg.start_at_barrier ? WindowPlan{} : agree_windows(session, offset_s, window_period_s(base_step_s, longest)), offset_s);
   std::vector<std::size_t> slot, missed(doses, 0);
   for (std::size_t round = 0; round < rounds; ++round)
     for (std::size_t d : dose_order(doses, cfg.seed, static_cast<int>(round))) {

@@ -25,6 +25,7 @@ namespace placebench::collectives::detail {
 // the yield it waits at most about 50 us for a yielding core-mate. On a core of its own the yield
 // returns at once.
 double spin_for_s(double s);
+inline constexpr double kSpinYieldS = 50e-6;  // how often the spin and counted work give the core up
 
 // Counted work (gang.h, measure_work_units_per_s): `units` units, yielding every 50 us as the spin
 // does; returns the seconds it took (longer under a CPU share cap, which a timed spin would hide).

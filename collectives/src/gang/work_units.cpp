@@ -12,7 +12,6 @@
 namespace placebench::collectives {
 namespace {
 
-constexpr double kYieldEveryS = 50e-6;  // as the timed spin: a core-mate waiting for this core gets it
 constexpr double kSampleS = 20e-3;
 constexpr int kSamples = 3;
 
@@ -34,7 +33,7 @@ double run_work_units(std::uint64_t units) {
   for (std::uint64_t u = 0; u < units; ++u) {
     x = unit(x);
     double now = steady_now_s();
-    if (now - yielded >= kYieldEveryS) sched_yield(), yielded = now;
+    if (now - yielded >= detail::kSpinYieldS) sched_yield(), yielded = now;
   }
   g_sink = x;
   return steady_now_s() - start;
